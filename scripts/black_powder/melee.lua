@@ -462,8 +462,10 @@ local function move_refusal(game, u, from, to, now_facing)
   if memo_flag(game, u, st, "follow_through") and end_arc(game, st, from, to) ~= "front" then
     return game:name(u) .. " follows through into its front arc only"
   end
-  if memo_flag(game, u, st, "ordered") then
-    -- An order is held to what it said it was for (its intent): a unit ordered first to
+  if memo_flag(game, u, st, "ordered") and not memo_flag(game, u, st, "blundered") then
+    -- An order is held to what it said it was for (its intent) — not a blunder, whose
+    -- moves the blunder table gives (003 l.710; unlimbered guns make them on prolong,
+    -- l.550, and are marked `prolonged` by them): a unit ordered first to
     -- change formation does so before it moves; a grande bande moves into a flank zone
     -- only on an order that said so (-1 staff); unlimbered guns move on prolong only on an
     -- order that said so (heavy guns Unreliable, light guns Reliable).

@@ -308,3 +308,58 @@ fn limbering_and_unlimbering_log_where_the_battery_now_stands() {
         (36000, 26930)
     );
 }
+
+#[test]
+fn a_blundering_unlimbered_battery_makes_its_blunder_moves_on_prolong() {
+    // 003 l.710: blunders are "treated as normal" (the blunder table); Prolong (l.550): an
+    // unlimbered battery "may move as normal", each move 6" (3.96" on the table). Audit
+    // Q16: ordered to prolong, the order blundered into three moves forward (seed 59: a
+    // double 6), and every move was refused as "not ordered to move on prolong". Reading
+    // (the ruleset's notes): a blunder's moves are the table's, not the order's intent.
+    let p = played(
+        "unl-hold.yaml",
+        "fail-prolong.orders.yaml",
+        &["--seed", "59"],
+    );
+    assert_eq!(p.refused, None);
+    let (_, blunder) = roll_of(&p, "blunder");
+    assert_eq!(blunder["outcome"], "three_moves_forward");
+    assert!(p.has("counter_changed", "gun", |e| {
+        e["counter"] == "moves" && e["from"] == 0 && e["to"] == 3
+    }));
+    let moved = p.moved_on_table("gun").expect("the first blunder move");
+    assert!(
+        crate::util::on_table_to(moved, 36.0, 34.04, 3.96),
+        "{moved}"
+    );
+    assert!(p.flag("gun", "prolonged", true).is_some());
+}
+
+#[test]
+fn limbered_guns_failing_in_woods_on_10_or_11_drift_and_get_no_free_move() {
+    // 003 Woods (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.49-52): a unit in woods that
+    // fails its order with a 10 or 11 may be moved 6" by the opponent; Moving Artillery
+    // (l.537-538) and Hold (l.1008) give a failed order a free move. Audit Q19 (unclear);
+    // the ruleset's reading: the woods clause names this very failure and prevails. Seed
+    // 19: 5 + 6 = 11 under Hold, staff 2.
+    let p = played("woods-lim.yaml", "fail-move.orders.yaml", &["--seed", "19"]);
+    let order = p
+        .find("acted", "bde", |e| e["action"] == "order")
+        .expect("the order");
+    assert_eq!(p.events[order]["roll"]["outcome"], "woods_drift");
+    assert!(p.flag("gun", "woods_drift", true).is_some());
+    assert!(!p.has("counter_changed", "gun", |e| e["counter"] == "moves"));
+    assert_eq!(p.moved_on_table("gun"), None);
+    // Its own move (the orders' last) is refused: no move left.
+    assert!(
+        p.refused
+            .as_deref()
+            .is_some_and(|r| r.contains("has no moves left"))
+    );
+    assert_eq!(
+        p.refusal_kind.as_deref(),
+        Some("already_used"),
+        "{:?}",
+        p.refused
+    );
+}
