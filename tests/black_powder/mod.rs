@@ -6,7 +6,8 @@
 //!
 //! This file holds the shared fixture (a table of pieces played through the rules, kernel
 //! and Lua hooks) and its helpers; the tests are one file per mechanic: `tables`,
-//! `movement`, `charges`, `command`, `melee`, `artillery` and `orders`.
+//! `movement`, `charges`, `command`, `melee`, `artillery` and `orders`; `artillery_audit`
+//! replays the outside umpire's artillery audit (round 3) on its positions.
 
 use grognard_kernel::Ratio;
 use grognard_kernel::action::{Action, Event, Order, Refusal, RefusalKind};
