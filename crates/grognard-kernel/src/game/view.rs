@@ -434,6 +434,16 @@ impl Game {
     #[must_use]
     pub fn side_events(&self, side: SideId) -> Vec<Event> {
         let mut events = self.events_for(side).to_vec();
+        // Without sighting rules a side's log is the referee's, where an announcement
+        // naming pieces is kept with its template; every side knows every piece there, so
+        // it reads the referee's words, as a plain note (what a side's log holds).
+        for e in &mut events {
+            if let Event::NoteNaming { text, .. } = e {
+                *e = Event::Note {
+                    text: std::mem::take(text),
+                };
+            }
+        }
         if self.sighting().is_some() {
             let knowledge = self.state.knowledge.get(side.index());
             for (n, e) in events.iter_mut().enumerate() {
