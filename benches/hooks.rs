@@ -77,7 +77,6 @@ fn game(r: &Ruleset, rain: i32) -> Game {
 }
 
 fn benches(c: &mut Criterion) {
-    std::env::set_current_dir(root()).unwrap_or_else(|e| panic!("{e}"));
     let ruleset = load_ruleset(&root().join("benches/fixtures/bench-square.yaml"))
         .unwrap_or_else(|d| panic!("{d}"));
     let wet = game(&ruleset, 1);

@@ -35,9 +35,11 @@ use crate::error::{HookError, HookErrorKind};
 pub use crate::names::{MAX_COMMANDS_PER_CALL, UnitRef};
 use crate::names::{unit_handle, unknown_name};
 use crate::sandbox::{Limits, Sandbox};
+use pure::Pure;
 
 mod checks;
 mod moves;
+mod pure;
 mod verdict;
 
 pub mod evaluate;
@@ -70,10 +72,55 @@ pub const fn point_parameters(point: HookPoint) -> &'static [&'static str] {
 /// What an action's script (`action`), check (`check`) and batched check (`check_all`)
 /// pass: the bindings that are not `hooks:` points.
 pub const ACTION_HOOK_PARAMETERS: [(&str, &[&str]); 3] = [
-    ("action", &["game", "actor", "target", "outcome"]),
-    ("check", &["game", "actor", "target"]),
-    ("check_all", &["game", "actor", "targets"]),
+    ("action", BindAs::Action.parameters()),
+    ("check", BindAs::Check.parameters()),
+    ("check_all", BindAs::CheckAll.parameters()),
 ];
+
+/// What a function is bound as: a `hooks:` point, or one of an action's scripts. Its
+/// parameters and its name in messages follow from it (no look-up by name).
+#[derive(Clone, Copy)]
+enum BindAs {
+    /// A `hooks:` entry.
+    Point(HookPoint),
+    /// An action's `script:`.
+    Action,
+    /// An action's `check:`.
+    Check,
+    /// An action's `check_all:`.
+    CheckAll,
+}
+
+impl BindAs {
+    /// What a function bound so is passed.
+    const fn parameters(self) -> &'static [&'static str] {
+        match self {
+            Self::Point(point) => point_parameters(point),
+            Self::Action => &["game", "actor", "target", "outcome"],
+            Self::Check => &["game", "actor", "target"],
+            Self::CheckAll => &["game", "actor", "targets"],
+        }
+    }
+
+    /// Its name, as a ruleset writes it.
+    const fn name(self) -> &'static str {
+        match self {
+            Self::Point(point) => point.name(),
+            Self::Action => "action",
+            Self::Check => "check",
+            Self::CheckAll => "check_all",
+        }
+    }
+
+    /// The binding's name in the faults it reports (`hook moved (rules.moved)`).
+    fn label(self, binding: &str) -> String {
+        match self {
+            Self::Action => format!("action script {binding}"),
+            Self::Check | Self::CheckAll => format!("action check {binding}"),
+            Self::Point(point) => format!("hook {} ({binding})", point.name()),
+        }
+    }
+}
 
 /// What each hook passes, by name: every hook point in [`HookPoint::ALL`]'s order (built
 /// from it by [`point_parameters`]), then the action hooks.
@@ -105,65 +152,6 @@ struct Bound {
     params: usize,
 }
 
-/// Settings and optional rules of the game being played, as the pure hooks see them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Constants {
-    settings: Vec<i32>,
-    options: Vec<bool>,
-}
-
-/// Pure-hook results compiled into a table as the engine first asks for them: one slot per
-/// (piece type, mode, terrain, straight or diagonal step), sized from the rules, so a
-/// repeated question — every step of a reach query after the first few — is an array
-/// index, not a hash lookup.
-#[derive(Default)]
-struct PureTable<V> {
-    /// Piece types, modes and terrains the slots were laid out for.
-    dims: [usize; 3],
-    slots: Vec<V>,
-}
-
-impl<V: Default + Clone> PureTable<V> {
-    /// The slot for a question, laid out on first use (`None` for ids outside the rules).
-    fn slot(
-        &mut self,
-        world: &World<'_>,
-        kind: u16,
-        mode: u16,
-        terrain: u16,
-        diagonal: bool,
-    ) -> Option<&mut V> {
-        let rules = world.rules;
-        let (kinds, modes, terrains) = (
-            rules.piece_types.len(),
-            rules.modes.len(),
-            rules.terrain.len(),
-        );
-        // Compared one by one: built as an array on the stack and compared whole, the
-        // sizes cost a store-forwarding stall on every call.
-        let [k0, m0, t0] = self.dims;
-        if k0 != kinds || m0 != modes || t0 != terrains {
-            self.dims = [kinds, modes, terrains];
-            self.slots = vec![V::default(); kinds * modes * terrains * 2];
-        }
-        let (k, m, t) = (usize::from(kind), usize::from(mode), usize::from(terrain));
-        if k >= kinds || m >= modes || t >= terrains {
-            return None;
-        }
-        self.slots
-            .get_mut(((k * modes + m) * terrains + t) * 2 + usize::from(diagonal))
-    }
-
-    /// Forgets every answer (the settings or options changed).
-    fn clear(&mut self) {
-        self.slots.fill(V::default());
-    }
-}
-
-/// One `move_cost` answer: the data cost asked with (hundredths), the terrain left (or
-/// `u16::MAX`), and the answer.
-type MoveAnswer = (Option<i32>, u16, Option<Cost>);
-
 /// A game hook: one bound at a hook point, or an action's script.
 #[derive(Clone, Copy)]
 enum GameHook {
@@ -184,14 +172,8 @@ pub struct LuaHooks {
     checks: Vec<Option<Bound>>,
     /// The actions' batch checks (`check_all:`), by action.
     checks_all: Vec<Option<Bound>>,
-    constants: Option<Constants>,
-    /// `move_cost` answers per slot: the data's cost (in hundredths) and the terrain left
-    /// (`u16::MAX` when the function does not read it) asked with, and the answer; a slot
-    /// rarely sees more than one data cost (roads, barriers).
-    move_cache: PureTable<Vec<MoveAnswer>>,
-    stop_cache: PureTable<Option<bool>>,
-    /// The reason a `stops` hook gave (a string in place of `true`), per slot.
-    stop_reasons: PureTable<Option<String>>,
+    /// The settings and options the pure hooks see, and their answers.
+    pure: Pure,
     /// The first fault since the kernel last took it ([`Hooks::take_fault`]).
     fault: RefCell<Option<HookFault>>,
     /// Whether the last check read `game:intent()` ([`Hooks::check_read_intent`]).
@@ -246,29 +228,29 @@ impl LuaHooks {
         let (game, shared) = prepare_api(&sandbox, ruleset)?;
         let mut problems = Diagnostics::default();
         let modules = load_modules(&sandbox, ruleset, &shared, &mut problems);
-        let bind = |hook: &str, binding: &Located<String>, problems: &mut Diagnostics| {
+        let bind = |hook: BindAs, binding: &Located<String>, problems: &mut Diagnostics| {
             bind_function(&sandbox, &modules, hook, binding, problems)
         };
         let mut points: [Option<Bound>; HookPoint::ALL.len()] = Default::default();
         for h in ruleset.spec.hooks.iter() {
-            let bound = bind(&h.name.value, &h.value, &mut problems);
             // The rules crate has reported a name that is no hook point.
-            if let Some(slot) =
-                HookPoint::from_name(&h.name.value).and_then(|p| points.get_mut(p.index()))
-            {
-                *slot = bound;
+            let Some(point) = HookPoint::from_name(&h.name.value) else {
+                continue;
+            };
+            if let Some(slot) = points.get_mut(point.index()) {
+                *slot = bind(BindAs::Point(point), &h.value, &mut problems);
             }
         }
         moves::check_may_move_forms(ruleset, &points, &mut problems);
         // Each action's script, check and batched check, bound by the action's index.
-        let mut per_action = |hook: &str, field: fn(&ActionSpec) -> Option<&Located<String>>| {
+        let mut per_action = |hook: BindAs, field: fn(&ActionSpec) -> Option<&Located<String>>| {
             (ruleset.spec.actions.iter())
                 .map(|a| field(&a.value).and_then(|s| bind(hook, s, &mut problems)))
                 .collect::<Vec<_>>()
         };
-        let actions = per_action("action", |a| a.script.as_ref());
-        let checks = per_action("check", |a| a.check.as_ref());
-        let checks_all = per_action("check_all", |a| a.check_all.as_ref());
+        let actions = per_action(BindAs::Action, |a| a.script.as_ref());
+        let checks = per_action(BindAs::Check, |a| a.check.as_ref());
+        let checks_all = per_action(BindAs::CheckAll, |a| a.check_all.as_ref());
         let hooks = Self {
             sandbox,
             game,
@@ -276,10 +258,7 @@ impl LuaHooks {
             actions,
             checks,
             checks_all,
-            constants: None,
-            move_cache: PureTable::default(),
-            stop_cache: PureTable::default(),
-            stop_reasons: PureTable::default(),
+            pure: Pure::default(),
             fault: RefCell::new(None),
             intent_read: std::cell::Cell::new(true),
             listing: checks::Listing::default(),
@@ -324,13 +303,6 @@ impl LuaHooks {
         self.points.get(point.index())?.as_ref()
     }
 
-    fn game_hook(&self, which: GameHook) -> Option<&Bound> {
-        match which {
-            GameHook::Point(point) => self.bound(point),
-            GameHook::Action(action) => self.actions.get(action.index())?.as_ref(),
-        }
-    }
-
     /// Runs the game hook `which` names, when it is bound (otherwise it changes nothing):
     /// reads the game's constants, words the call for messages (`what`, from the
     /// binding's label) and calls it with `args` through [`Self::run_hook`].
@@ -342,14 +314,19 @@ impl LuaHooks {
         what: impl FnOnce(&str) -> String,
         args: impl FnOnce(Table, &Lua) -> mlua::Result<A>,
     ) -> Result<Vec<HookCommand>, HookFailure> {
-        if self.game_hook(which).is_none() {
-            return Ok(Vec::new());
-        }
-        // `rules.setting` / `rules.option` read the same table in every hook.
-        self.constants_for(world)?;
-        let Some(bound) = self.game_hook(which) else {
+        // Looked up in the tables themselves, so the binding stays borrowed while the
+        // constants (another field) are refreshed.
+        let bound = match which {
+            GameHook::Point(point) => self.points.get(point.index()),
+            GameHook::Action(action) => self.actions.get(action.index()),
+        };
+        let Some(bound) = bound.and_then(Option::as_ref) else {
             return Ok(Vec::new());
         };
+        // `rules.setting` / `rules.option` read the same table in every hook.
+        (self.pure)
+            .refresh(self.sandbox.lua(), world)
+            .map_err(|e| self.api_failed(&e))?;
         let what = what(&bound.label);
         self.run_hook(bound, &what, world, dice, args)
     }
@@ -393,45 +370,18 @@ impl LuaHooks {
         &self.sandbox
     }
 
-    /// Makes the game's settings and options visible to pure hooks; clears the caches when
-    /// they change (a new game, or the editor toggling an option).
+    /// Makes the game's settings and options visible to pure hooks ([`Pure::refresh`]).
     fn constants_for(&mut self, world: &World<'_>) -> Result<(), HookFailure> {
-        // Called on every step a pure hook prices: compare in place, copy only on change.
-        if self
-            .constants
-            .as_ref()
-            .is_some_and(|c| c.settings == world.state.settings && c.options == world.state.options)
-        {
-            return Ok(());
-        }
-        let now = Constants {
-            settings: world.state.settings.clone(),
-            options: world.state.options.clone(),
-        };
-        let lua = self.sandbox.lua();
-        let set = || -> mlua::Result<()> {
-            let rules: Table = lua.globals().get("rules")?;
-            let settings = lua.create_table()?;
-            for (def, v) in world.rules.settings.iter().zip(&now.settings) {
-                settings.set(def.name.as_str(), *v)?;
-            }
-            let options = lua.create_table()?;
-            for (def, v) in world.rules.options.iter().zip(&now.options) {
-                options.set(def.name.as_str(), *v)?;
-            }
-            rules.set("_settings", settings)?;
-            rules.set("_options", options)
-        };
-        set().map_err(|e| {
-            let message = format!("cannot update the Lua API: {e}");
-            self.record("the Lua API", "engine error", &message);
-            HookFailure { message }
-        })?;
-        self.move_cache.clear();
-        self.stop_cache.clear();
-        self.stop_reasons.clear();
-        self.constants = Some(now);
-        Ok(())
+        self.pure
+            .refresh(self.sandbox.lua(), world)
+            .map_err(|e| self.api_failed(&e))
+    }
+
+    /// A failure to show the game's constants to the scripts: the engine's fault.
+    fn api_failed(&self, e: &mlua::Error) -> HookFailure {
+        let message = format!("cannot update the Lua API: {e}");
+        self.record("the Lua API", "engine error", &message);
+        HookFailure { message }
     }
 }
 
@@ -489,7 +439,7 @@ fn load_modules(
 fn bind_function(
     sandbox: &Sandbox,
     modules: &HashMap<String, Table>,
-    hook: &str,
+    hook: BindAs,
     binding: &Located<String>,
     problems: &mut Diagnostics,
 ) -> Option<Bound> {
@@ -502,33 +452,26 @@ fn bind_function(
             return None;
         }
     };
-    let params = HOOK_PARAMETERS
-        .iter()
-        .find(|(h, _)| *h == hook)
-        .map_or(&[][..], |(_, p)| *p);
+    let params = hook.parameters();
     let info = function.info();
     if usize::from(info.num_params) > params.len() {
         problems.push(Diagnostic::new(
             binding.location.clone(),
             format!(
-                "`{}` takes {} parameters, but the {hook} hook passes {} ({})",
+                "`{}` takes {} parameters, but the {} hook passes {} ({})",
                 binding.value,
                 info.num_params,
+                hook.name(),
                 params.len(),
                 params.join(", ")
             ),
         ));
         return None;
     }
-    let name = match hook {
-        "action" => format!("action script {}", binding.value),
-        "check" | "check_all" => format!("action check {}", binding.value),
-        point => format!("hook {point} ({})", binding.value),
-    };
     Some(Bound {
         function,
         label: binding.value.clone(),
-        name,
+        name: hook.label(&binding.value),
         params: if info.is_vararg {
             usize::MAX
         } else {
@@ -815,6 +758,7 @@ impl Hooks for LuaHooks {
             .then(|| world.board.terrain(from));
         let left_key = left.map_or(u16::MAX, |t| t.0);
         if let Some(hit) = self
+            .pure
             .move_cache
             .slot(world, p.kind.0, p.mode.0, terrain.0, diagonal)
             .and_then(|seen| {
@@ -848,6 +792,7 @@ impl Hooks for LuaHooks {
         )
         .map_err(|f| self.wrong(bound, f))?;
         if let Some(seen) = self
+            .pure
             .move_cache
             .slot(world, p.kind.0, p.mode.0, terrain.0, diagonal)
         {
@@ -899,6 +844,7 @@ impl Hooks for LuaHooks {
         };
         let terrain = world.board.terrain(to);
         if let Some(Some(hit)) = self
+            .pure
             .stop_cache
             .slot(world, p.kind.0, p.mode.0, terrain.0, false)
             .map(|s| *s)
@@ -938,12 +884,14 @@ impl Hooks for LuaHooks {
             }
         };
         if let Some(slot) = self
+            .pure
             .stop_cache
             .slot(world, p.kind.0, p.mode.0, terrain.0, false)
         {
             *slot = Some(stop);
         }
         if let Some(slot) = self
+            .pure
             .stop_reasons
             .slot(world, p.kind.0, p.mode.0, terrain.0, false)
         {
@@ -965,7 +913,8 @@ impl Hooks for LuaHooks {
         }
         let p = world.state.pieces.get(piece.index())?;
         let terrain = world.board.terrain(to);
-        self.stop_reasons
+        self.pure
+            .stop_reasons
             .slot(world, p.kind.0, p.mode.0, terrain.0, false)?
             .clone()
     }

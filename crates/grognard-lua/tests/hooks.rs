@@ -14,9 +14,8 @@ use grognard_kernel::geometry::Cell;
 use grognard_lua::{Limits, LuaHooks};
 use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
 
-/// Loads with the working folder at the workspace root, as the binary runs.
+/// Loads the ruleset at `path`, from the workspace root.
 fn ruleset(path: &str) -> Ruleset {
-    std::env::set_current_dir(root()).expect("cd");
     load_ruleset(&root().join(path)).unwrap_or_else(|d| panic!("{d}"))
 }
 

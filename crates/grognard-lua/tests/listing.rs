@@ -294,7 +294,6 @@ impl Hooks for Watch {
 
 #[test]
 fn black_powder_checks_read_one_unchanged_game_through_each_listing() {
-    std::env::set_current_dir(common::root()).expect("cd");
     let s = grognard_rules::load::load_scenario(
         &common::root().join("examples/black-powder.yaml"),
         None,

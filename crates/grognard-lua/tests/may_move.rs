@@ -164,7 +164,6 @@ fn may_move_judges_grid_moves_in_the_listing_and_in_apply() {
     let r = grognard_rules::load::load_ruleset(&dir.join("grid.yaml"));
     let _ = std::fs::remove_dir_all(&dir);
     let r = r.unwrap_or_else(|d| panic!("{d}"));
-    std::env::set_current_dir(common::root()).expect("cd");
     let text = common::empty_6x6(
         "grid-may-move",
         "",
@@ -236,7 +235,6 @@ fn may_move_flags_ask_the_grid_hook_only_of_a_flagged_piece() {
     let r = grognard_rules::load::load_ruleset(&dir.join("grid.yaml"));
     let _ = std::fs::remove_dir_all(&dir);
     let r = r.unwrap_or_else(|d| panic!("{d}"));
-    std::env::set_current_dir(common::root()).expect("cd");
     for (flags, asked) in [("", false), (", flags: [shaken]", true)] {
         let text = common::empty_6x6(
             "grid-may-move",

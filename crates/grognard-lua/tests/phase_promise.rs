@@ -12,7 +12,6 @@ use common::{empty_6x6, root};
 /// The list of the side to act in the movement phase of a game of `fixture`, and what
 /// `apply` answers to its `end_phase`.
 fn listing_and_end(fixture: &str) -> (bool, Result<(), RefusalKind>) {
-    std::env::set_current_dir(root()).expect("cd");
     let r = load_ruleset(&root().join(fixture)).unwrap_or_else(|d| panic!("{d}"));
     let text = empty_6x6("promise", "", "  - { id: inf, side: blue, type: infantry, at: [2, 2] }\n  - { id: foe, side: red, type: infantry, at: [4, 4] }\n")
         .replace("ruleset: drill-square", &format!("ruleset: {}", r.spec.ruleset.value));

@@ -17,10 +17,8 @@ pub fn root() -> PathBuf {
 }
 
 /// A game of the ruleset `fixture` (a path from the workspace root) and the scenario
-/// `text` (named `file` in diagnostics), with its Lua hooks, the working folder at the
-/// workspace root as the binary runs.
+/// `text` (named `file` in diagnostics), with its Lua hooks.
 pub fn start(fixture: &str, file: &str, text: &str) -> (Game, LuaHooks) {
-    std::env::set_current_dir(root()).expect("cd");
     let r: Ruleset = load_ruleset(&root().join(fixture)).unwrap_or_else(|d| panic!("{d}"));
     let s = scenario_from_text(file, text, &r).unwrap_or_else(|d| panic!("{d}\n{text}"));
     let mut hooks = LuaHooks::new(&r, Limits::default()).unwrap_or_else(|d| panic!("{d}"));
