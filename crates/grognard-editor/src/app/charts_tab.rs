@@ -375,12 +375,14 @@ impl EditorApp {
         ui.horizontal_wrapped(|ui| {
             for (i, input) in def.inputs.iter().enumerate() {
                 let key = (chart.to_owned(), input.name.clone());
+                let typical = self.typical_input(now, input);
                 let mut v = self
                     .rt
                     .edit
                     .chart_inputs
                     .get(&key)
                     .copied()
+                    .or(typical.as_ref().map(|(v, _)| *v))
                     .unwrap_or(input.default);
                 // Each input's words and box kept together on one line: a label left at
                 // a line's end with its box on the next read as two inputs.
@@ -395,9 +397,12 @@ impl EditorApp {
                 if ui.max_rect().right() - ui.cursor().left() < words_width + ODDS_BOX_ROOM {
                     ui.end_row();
                 }
+                let from = typical.map_or_else(String::new, |(v, whence)| {
+                    format!("; it starts at {v}, {whence}")
+                });
                 let label = ui
                     .add(egui::Label::new(words).wrap_mode(egui::TextWrapMode::Extend))
-                    .on_hover_text(format!("chart input `{}`", input.name));
+                    .on_hover_text(format!("chart input `{}`{from}", input.name));
                 let r = ui
                     .add(egui::DragValue::new(&mut v).range(input.min..=input.max))
                     .labelled_by(label.id);
@@ -457,6 +462,60 @@ impl EditorApp {
         });
         set
     }
+
+    /// Where an input read from a piece's attribute (a staff rating) and given no default
+    /// starts: the value most of the scenario's pieces have (else the piece types'), and
+    /// those words. At 0 black-powder's *command* read "no moves 97%" until a staff of 8
+    /// was guessed (twelfth player, finding 4). `None`: the input starts at its default.
+    fn typical_input(
+        &self,
+        now: &grognard_kernel::rules::Rules,
+        input: &grognard_kernel::chart::InputDef,
+    ) -> Option<(i32, String)> {
+        use grognard_kernel::chart::InputSource;
+        let (Some(InputSource::ActorAttribute(a) | InputSource::TargetAttribute(a)), 0) =
+            (&input.source, input.default)
+        else {
+            return None;
+        };
+        let raw = now.piece_attributes.name(*a);
+        let name = crate::words::spaced(raw);
+        // By name: the game in play may run under another version of the ruleset.
+        let pieces = self.rt.session.as_ref().and_then(|s| {
+            let at = s.game.rules().piece_attributes.find(raw)?;
+            Some(
+                s.game
+                    .state()
+                    .pieces
+                    .iter()
+                    .map(|p| p.attribute(at))
+                    .collect::<Vec<_>>(),
+            )
+        });
+        let types = now
+            .piece_types
+            .iter()
+            .map(|t| t.attributes.get(*a).copied().unwrap_or(0));
+        let (v, whence) = match pieces.and_then(|p| most_common(p.into_iter())) {
+            Some(v) => (v, format!("the {name} most of the scenario's pieces have")),
+            None => (
+                most_common(types)?,
+                format!("the {name} most piece types have"),
+            ),
+        };
+        Some((v.clamp(input.min, input.max), whence))
+    }
+}
+
+/// The value most of `values` other than 0 have (the smallest of a tie); `None` when all
+/// are 0.
+fn most_common(values: impl Iterator<Item = i32>) -> Option<i32> {
+    let mut counts = std::collections::BTreeMap::new();
+    for v in values.filter(|v| *v != 0) {
+        *counts.entry(v).or_insert(0usize) += 1;
+    }
+    let top = counts.values().copied().max()?;
+    counts.into_iter().find(|(_, n)| *n == top).map(|(v, _)| v)
 }
 
 /// The odds of the base ruleset's chart of the same name for the same inputs (those it
