@@ -293,3 +293,52 @@ fn end_phase_never_slides_under_the_pointer_when_the_list_shrinks() {
         "{after:?} is not where {label} was"
     );
 }
+
+/// E12: the Pieces list dropped the enemies the board still draws faded where they were
+/// last seen (square-blocks: hidden blocks lost sight of). They are listed, marked as last
+/// seen.
+#[test]
+fn the_pieces_list_names_enemies_last_seen() {
+    let mut h = play("examples/square-blocks.yaml");
+    let sides = [SideId(0), SideId(1)];
+    // The computer (at random) plays both sides until one of them loses sight of an enemy.
+    for side in sides {
+        h.state_mut()
+            .command(Command::Seat(side, Some(PolicyKind::Random)));
+    }
+    let ghost_of = |h: &Harness<'_, EditorApp>, side: SideId| {
+        let game = &h.state().session().expect("a game").game;
+        grognard_editor::view::pieces_for(game, ViewAs::Side(side))
+            .into_iter()
+            .find(|p| p.look == grognard_editor::scene::Look::Ghost)
+    };
+    let mut steps = 0;
+    let seer = loop {
+        if let Some(s) = sides.into_iter().find(|s| ghost_of(&h, *s).is_some()) {
+            break s;
+        }
+        let game = &h.state().session().expect("a game").game;
+        assert!(
+            game.phase().is_some(),
+            "the game ended with no enemy last seen"
+        );
+        h.step();
+        steps += 1;
+        assert!(steps < 3000, "an enemy is lost sight of");
+    };
+    // The computers stop; the list is seen through the eyes of the side that lost sight.
+    for side in sides {
+        h.state_mut().command(Command::Seat(side, None));
+    }
+    h.state_mut().command(Command::ViewAs(ViewAs::Side(seer)));
+    h.step();
+    h.step();
+    let ghost = ghost_of(&h, seer).expect("a ghost");
+    let side = &h.state().session().expect("a game").game.sides()[ghost.side.index()].name;
+    let entry = format!("{} ({side}, {})", ghost.name, ghost.markers[0]);
+    assert!(
+        h.query_by_label(&entry).is_some(),
+        "{entry}: {:#?}",
+        labels(&h)
+    );
+}

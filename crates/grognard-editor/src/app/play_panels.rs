@@ -333,9 +333,11 @@ impl EditorApp {
             .default_size(150.0)
             .show(ui, |ui| {
                 ui.label(RichText::new("Pieces").strong());
+                // Enemies drawn faded where they were last seen are listed too, marked so
+                // (the list dropped them as they went out of sight; outside player E12).
                 let listed: Vec<&DrawPiece> = pieces
                     .iter()
-                    .filter(|p| p.look == board::Look::Open)
+                    .filter(|p| matches!(p.look, board::Look::Open | board::Look::Ghost))
                     .collect();
                 let row = ui.text_style_height(&egui::TextStyle::Button)
                     + 2.0 * ui.spacing().button_padding.y
@@ -348,8 +350,12 @@ impl EditorApp {
                             .get(p.side.index())
                             .map_or("?", |s| s.name.as_str());
                         let selected = self.rt.play.selected == Some(p.id);
-                        let kind = crate::words::spaced(&p.kind);
-                        let entry = format!("{} ({side} {kind})", p.name);
+                        let entry = match (p.look, p.markers.first()) {
+                            (board::Look::Ghost, Some(seen)) => {
+                                format!("{} ({side}, {seen})", p.name)
+                            }
+                            _ => format!("{} ({side} {})", p.name, crate::words::spaced(&p.kind)),
+                        };
                         if piece_entry(ui, selected, entry, p.side).clicked() {
                             out.push(Command::Select(Some(p.id)));
                         }
