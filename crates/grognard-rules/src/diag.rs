@@ -191,6 +191,11 @@ impl Diagnostics {
         self.0.push(diagnostic);
     }
 
+    /// The diagnostic pushed last, to add a hint to it.
+    pub(crate) fn last_mut(&mut self) -> Option<&mut Diagnostic> {
+        self.0.last_mut()
+    }
+
     /// Adds many diagnostics.
     pub fn extend(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
         self.0.extend(diagnostics);

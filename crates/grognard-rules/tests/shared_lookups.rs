@@ -130,7 +130,8 @@ fn each_word_written_wrong_is_refused_at_its_line_with_the_nearest_word() {
         (
             1,
             "cueb",
-            "r.yaml:17:11: unknown die `cueb`\n  help: did you mean `cube`?",
+            "r.yaml:17:11: unknown die `cueb`\n  help: did you mean `cube`?; a plain die of N faces \
+             is written dN (`d6`, `d10`) without declaring it",
         ),
         (
             2,
@@ -169,7 +170,8 @@ fn a_word_near_nothing_is_told_the_known_names() {
     let got = load(&with(1, "bone")).err().unwrap_or_default();
     assert_eq!(
         got,
-        "r.yaml:17:11: unknown die `bone`\n  help: known die names: cube"
+        "r.yaml:17:11: unknown die `bone`\n  help: known die names: cube; a plain die of N faces is \
+         written dN (`d6`, `d10`) without declaring it"
     );
     // A numeric die needs no declaring, and is then known like a declared one.
     assert!(load(&with(1, "d6")).is_ok());

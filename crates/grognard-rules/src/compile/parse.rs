@@ -120,6 +120,14 @@ pub(super) fn parse_dice(
         let written = Located::new(die.to_owned(), text.location.clone());
         let Some(die) = NameTable::find(cx, kind::Die, &written, names.iter().map(String::as_str))
         else {
+            // Here, unlike a chart's die, a plain numbered die needs no declaring: say so.
+            if let Some(d) = cx.diags.last_mut() {
+                let dn = "a plain die of N faces is written dN (`d6`, `d10`) without declaring it";
+                d.help = Some(match d.help.take() {
+                    Some(h) => format!("{h}; {dn}"),
+                    None => format!("declare it under `dice:`, or {dn}"),
+                });
+            }
             continue;
         };
         terms.push(DiceTerm { count, die });
