@@ -68,17 +68,6 @@ impl Rounding {
             Self::Nearest => "rounded to the nearest",
         }
     }
-
-    /// The rounding a ruleset names (`down`, `up`, `nearest`).
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "down" => Some(Self::Down),
-            "up" => Some(Self::Up),
-            "nearest" => Some(Self::Nearest),
-            _ => None,
-        }
-    }
 }
 
 /// A positive factor that scales a number: ½, 2, 3/2. Both parts are at least 1.
