@@ -24,6 +24,7 @@ use crate::view::ViewAs;
 use crate::words::order_words;
 
 use super::thinker::Computer;
+use super::why::said_as_listed;
 use super::{Command, EditorApp};
 
 /// The pause between two computer orders, so a person can follow the game.
@@ -702,14 +703,6 @@ impl EditorApp {
         self.forget_gone_selection(was_on_board);
         self.refresh_reach();
         self.say(format!("the computer ({name}): {text}"));
-    }
-}
-
-/// An order as the Play tab lists it, its piece first.
-pub(super) fn said_as_listed(spec: &serde_json::Value) -> String {
-    match order_words(spec) {
-        (Some(piece), words) => format!("{piece} {words}"),
-        (None, words) => words,
     }
 }
 

@@ -18,7 +18,7 @@ use grognard_play::search::explain::Explanation;
 use crate::view::ViewAs;
 
 use super::EditorApp;
-use super::computer::said_as_listed;
+use crate::words::order_words;
 
 /// Most decisions the panel lists (a computer's whole turn can be a dozen orders).
 const MAX_SHOWN: usize = 8;
@@ -151,4 +151,12 @@ fn decision_ui(ui: &mut egui::Ui, game: &grognard_kernel::game::Game, e: &Explai
             ));
         }
     });
+}
+
+/// An order as the Play tab lists it, its piece first (`b1 → (5,5), 1 step`).
+pub(super) fn said_as_listed(spec: &serde_json::Value) -> String {
+    match order_words(spec) {
+        (Some(piece), words) => format!("{piece} {words}"),
+        (None, words) => words,
+    }
 }
