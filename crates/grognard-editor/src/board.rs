@@ -457,13 +457,13 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
         Surface::Grid { grid, .. } => {
             paint_grid_terrain(scene, t, clip, &mut shapes);
             features::paint_features(scene, grid, t, &mut shapes);
-            let names = regions::paint_regions(ctx, scene.board, t, &mut shapes);
+            let names = regions::paint_regions(ctx, scene.board, scene.pieces, t, &mut shapes);
             paint_grid_overlay(ctx, scene, grid, t, &mut shapes);
             names
         }
         Surface::Open { width, height, .. } => {
             paint_open_table(scene, t, &mut shapes);
-            let names = regions::paint_regions(ctx, scene.board, t, &mut shapes);
+            let names = regions::paint_regions(ctx, scene.board, scene.pieces, t, &mut shapes);
             paint_open_overlay(scene, t, (inches(*width), inches(*height)), &mut shapes);
             names
         }

@@ -342,3 +342,61 @@ fn the_pieces_list_names_enemies_last_seen() {
         labels(&h)
     );
 }
+
+/// Every text the board paints, with where.
+fn painted_texts(shapes: &[egui::Shape]) -> Vec<(String, egui::Rect)> {
+    shapes
+        .iter()
+        .filter_map(|s| match s {
+            egui::Shape::Text(t) => Some((
+                t.galley.text().to_owned(),
+                egui::Rect::from_min_size(t.pos, t.galley.size()),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// E8: the region label "entry 1" was drawn over the name of a piece standing in the
+/// region's first cell (b4 arrived there read "entry 1 / entry 1"). The label moves to a
+/// cell of the region no piece stands in.
+#[test]
+fn a_region_label_leaves_a_pieces_name_readable() {
+    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    use grognard_kernel::geometry::Cell;
+    use grognard_kernel::piece::Place;
+    let h = play("examples/hex-command.yaml");
+    let g = &h.state().session().expect("a game").game;
+    let mut pieces = grognard_editor::view::pieces_for(g, ViewAs::Referee);
+    // b1 stands in entry 1's first cell, (0,9).
+    let b1 = pieces.iter_mut().find(|p| p.name == "b1").expect("b1");
+    b1.place = Place::Cell(Cell::new(0, 9));
+    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
+    let overlay = Overlay::default();
+    let scene = BoardScene {
+        rules: g.rules(),
+        board: g.board(),
+        terrain_colors: &colors,
+        pieces: &pieces,
+        overlay: &overlay,
+    };
+    let t = Transform {
+        origin: egui::pos2(40.0, 40.0),
+        scale: 60.0,
+    };
+    let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 1000.0));
+    let texts = painted_texts(&board::paint(&h.ctx, &scene, &t, clip));
+    let rect = |name: &str| {
+        texts
+            .iter()
+            .find(|(t, _)| t == name || t.starts_with(&format!("{name} ")))
+            .map(|(_, r)| *r)
+            .unwrap_or_else(|| panic!("{name} is drawn: {texts:?}"))
+    };
+    // b1's name with its mode letter (`b1 F`).
+    let (label, name) = (rect("entry 1"), rect("b1"));
+    assert!(
+        !label.intersects(name),
+        "entry 1 at {label:?} over b1's name at {name:?}"
+    );
+}

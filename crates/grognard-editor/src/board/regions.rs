@@ -22,22 +22,32 @@ fn is_entry(region: &grognard_kernel::board::Region) -> bool {
 }
 
 /// Outlines every entry region of `board` into `shapes`; returns their names' labels, for
-/// the caller to draw over the pieces.
+/// the caller to draw over the pieces. On a grid the name stands in the region's first
+/// cell no piece of `pieces` stands in; when a piece stands in every one, it goes into
+/// `shapes`, under the pieces (drawn over a piece, "entry 1" hid its name; outside player
+/// E8).
 pub(super) fn paint_regions(
     ctx: &egui::Context,
     board: &Board,
+    pieces: &[super::DrawPiece],
     t: &Transform,
     shapes: &mut Vec<Shape>,
 ) -> Vec<Shape> {
     let stroke = Stroke::new(2.0, INK);
     let mut labels = Vec::new();
     for region in board.regions.iter().filter(|r| is_entry(r)) {
+        let mut under = false;
         let label_at = match (&board.surface, &region.area) {
             (Surface::Grid { grid, .. }, _) => {
                 for (a, b) in grid_edge(board, grid, t, &region.cells) {
                     shapes.extend(Shape::dashed_line(&[a, b], stroke, 6.0, 4.0));
                 }
-                region.cells.first().map(|c| {
+                let free = region
+                    .cells
+                    .iter()
+                    .find(|c| !pieces.iter().any(|p| p.place.covers(**c)));
+                under = free.is_none();
+                free.or(region.cells.first()).map(|c| {
                     let (cx, cy) = cell_center(grid, *c);
                     t.to_screen(cx, cy)
                 })
@@ -56,12 +66,13 @@ pub(super) fn paint_regions(
             let font = egui::FontId::proportional((t.scale * 0.22).clamp(9.0, 13.0));
             let galley = ctx.fonts_mut(|f| f.layout_no_wrap(spaced(&region.name), font, INK));
             let r = egui::Rect::from_center_size(at, galley.size());
-            labels.push(Shape::rect_filled(
+            let into = if under { &mut *shapes } else { &mut labels };
+            into.push(Shape::rect_filled(
                 r.expand(2.0),
                 2.0,
                 Color32::from_white_alpha(200),
             ));
-            labels.push(Shape::Text(egui::epaint::TextShape::new(
+            into.push(Shape::Text(egui::epaint::TextShape::new(
                 r.min, galley, INK,
             )));
         }
