@@ -211,7 +211,8 @@ pub fn fit_lines(
             // mark that more follows, when the two fit (`hits 1 …`, `h1 …`); a word-only
             // line after it (`seen`) is left to the hover card.
             let shorter = abbreviations(line);
-            let amount = (!shorter.is_empty())
+            // A mode letter on a line of its own (a name too wide for it) is kept too.
+            let amount = (!shorter.is_empty() || line.chars().count() == 1)
                 .then(|| {
                     std::iter::once(line.clone())
                         .chain(shorter)
@@ -246,7 +247,10 @@ pub fn fit_lines(
                 out.push(cut);
                 continue;
             }
-            if stem.split(' ').filter(|w| !w.is_empty()).count() > 1 {
+            // A marker of one word is cut no more than one of several: "di…rbed" for
+            // "disturbed" read as no word (twelfth player, finding 5). Only the name is
+            // cut inside, its end kept (`ad…m1`).
+            if i > 0 || stem.split(' ').filter(|w| !w.is_empty()).count() > 1 {
                 // Not even its first word fits: a word cut inside it ("aw…ate" for
                 // "awaiting fate") reads as no word at all; "…" says more is on hover.
                 out.push("…".to_owned());
@@ -586,8 +590,15 @@ pub fn piece_galley(
             .is_none_or(|first| text_width(ctx, first, &font) <= width);
         let tall_enough = ctx.fonts_mut(|f| f.row_height(&font)) <= height;
         if (fits && tall_enough) || points <= floor {
+            // The mode letter that does not fit beside the name goes on the line under it
+            // rather than nowhere: the hover card names "the F on the counter" (twelfth
+            // player, finding 5).
             if !fits && !p.name.is_empty() && lines.first().is_some_and(|l| *l != p.name) {
+                let letter = lines[0][p.name.len()..].trim().to_owned();
                 lines[0] = p.name.clone();
+                if !letter.is_empty() {
+                    lines.insert(1, letter);
+                }
             }
             let fitted = fit_lines(ctx, &lines, &font, width, height);
             return ctx.fonts_mut(|fonts| fonts.layout_no_wrap(fitted.join("\n"), font, color));

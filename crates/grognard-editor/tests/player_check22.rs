@@ -164,7 +164,7 @@ fn tune_names_the_value_in_force_a_flat_run_and_a_stale_answer() {
     h.get_by_label("find a number:")
         .set_text_value_accesskit("break");
     h.run();
-    h.get_by_label("settings.break_point = 30 (in force: 80, the scenario's)")
+    h.get_by_label("settings.break_point (in force: 80, the scenario's) = 30")
         .click();
     h.run();
     let _ = h.get_by_label_contains("now 30; the scenario sets 80, so this number changes nothing");
@@ -246,4 +246,56 @@ fn a_chart_input_read_from_an_attribute_starts_at_the_scenarios_value() {
         .command(Command::ChartInput("staff".to_owned(), 5));
     h.run();
     assert_eq!(input_box(&h, "staff rating"), Some(5.0));
+}
+
+/// Finding 5: b3_crew's counter read "b3_crew / di…rbed" — its marker *disturbed* cut
+/// inside the word, and no mode letter, though its hover card says "the F on the counter".
+/// A name too wide for its letter gives the letter a line of its own (kept as "F …" on a
+/// counter's last row), and a one-word marker that does not fit shows "…", never a cut word.
+#[test]
+fn a_counter_keeps_its_mode_letter_and_cuts_no_marker_inside_a_word() {
+    use grognard_editor::board::{DrawPiece, Look};
+    use grognard_editor::scene::{SMALLEST_LABEL_FONT, piece_galley};
+    use grognard_kernel::geometry::Cell;
+    use grognard_kernel::ids::{PieceId, SideId};
+    use grognard_kernel::piece::Place;
+    let h = common::sized(grognard_editor::Options::default(), 400.0, 300.0);
+    let ctx = h.ctx.clone();
+    let font = egui::FontId::proportional(SMALLEST_LABEL_FONT);
+    let width_of = |t: &str| {
+        ctx.fonts_mut(|f| f.layout_no_wrap(t.to_owned(), font.clone(), egui::Color32::WHITE))
+            .size()
+            .x
+    };
+    let row = ctx.fonts_mut(|f| f.row_height(&font));
+    let piece = DrawPiece {
+        id: PieceId(0),
+        side: SideId(0),
+        name: "b3_crew".to_owned(),
+        kind: "crew".to_owned(),
+        place: Place::Cell(Cell::new(3, 8)),
+        facing: None,
+        mode: "formed".to_owned(),
+        markers: vec!["disturbed".to_owned()],
+        look: Look::Open,
+        footprint: None,
+    };
+    // Room for the name, not for "b3_crew F" nor for "disturbed" (fit_lines is given the
+    // room less 4 points across and 2 down).
+    let width = width_of("b3_crew") + 1.0;
+    assert!(width < width_of("b3_crew F") && width < width_of("disturbed"));
+    let text = |rows: f32| {
+        piece_galley(
+            &ctx,
+            &piece,
+            30.0,
+            SMALLEST_LABEL_FONT,
+            (width + 4.0, rows * row + 2.5),
+            egui::Color32::WHITE,
+        )
+        .text()
+        .to_owned()
+    };
+    assert_eq!(text(3.0), "b3_crew\nF\n…");
+    assert_eq!(text(2.0), "b3_crew\nF …");
 }

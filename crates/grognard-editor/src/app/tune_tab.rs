@@ -365,12 +365,13 @@ impl EditorApp {
             .max_height(160.0)
             .show(ui, |ui| {
                 for (path, value, words) in matching.iter().take(MAX_LISTED) {
-                    let mut text = format!("{} = {value}", leaf_text(path, words.as_ref()));
+                    let mut name = leaf_text(path, words.as_ref());
                     // The value in force, when the scenario sets its own (twelfth player,
                     // finding 2: `settings.break_point = 30` listed, the scenario's 80 not).
                     if let Some(v) = scenario_setting(self.rt.session.as_ref(), path) {
-                        text.push_str(&format!(" (in force: {v}, the scenario's)"));
+                        name.push_str(&format!(" (in force: {v}, the scenario's)"));
                     }
+                    let text = format!("{name} = {value}");
                     if ui.button(text).clicked() {
                         add = Some((path.clone(), value.clone()));
                     }
