@@ -528,13 +528,20 @@ pub fn repeats_order(log: &[Event], index: usize) -> bool {
 }
 
 /// True when `flag` is named for the order `action`: the same name, or it after one word
-/// (`order_hold` for `hold`), not before another (`rally_failed` tells how a rally went).
+/// (`order_hold` for `hold`), or it before a word that only says it was done
+/// (`support_charge_done`, the twelfth outside player's finding 12) — not before another
+/// (`rally_failed` tells how a rally went).
 fn named_for(flag: &str, action: &str) -> bool {
+    const DONE: [&str; 4] = ["done", "used", "made", "taken"];
     flag == action
         || flag
             .strip_suffix(action)
             .and_then(|head| head.strip_suffix('_'))
             .is_some_and(|head| !head.is_empty() && !head.contains('_'))
+        || flag
+            .strip_prefix(action)
+            .and_then(|tail| tail.strip_prefix('_'))
+            .is_some_and(|tail| DONE.contains(&tail))
 }
 
 /// A counter as the log names it: its `called:` words when the ruleset gives them (Hex
@@ -1028,6 +1035,43 @@ mod tests {
             repeats,
             [false, true, false, false, true, false, false, false]
         );
+    }
+
+    /// Issue 37 (twelfth outside player, finding 12): `grognard play` on
+    /// examples/black-powder.orders.yaml told "fr_hussars support_charge at br_dragoons"
+    /// then "fr_hussars is marked “support_charge_done”" (rulesets/black-powder.yaml l.614:
+    /// the order `marks: support_charge_done`). A flag that is the order's name and
+    /// `_done` repeats it; one that says how it went, or a new state, is news.
+    #[test]
+    fn a_flag_that_says_its_pieces_order_was_done_repeats_it() {
+        use grognard_kernel::action::Event;
+        use grognard_kernel::ids::PieceId;
+        let b = PieceId(0);
+        let acted = |action: &str| Event::Acted {
+            piece: b,
+            action: action.to_owned(),
+            target: Some(PieceId(1)),
+            roll: None,
+            intent: Vec::new(),
+        };
+        let flag = |flag: &str| Event::FlagChanged {
+            piece: b,
+            flag: flag.to_owned(),
+            on: true,
+        };
+        let log = vec![
+            acted("support_charge"),
+            flag("support_charge_done"),
+            acted("assault"),
+            flag("assault_new"),
+            acted("charge"),
+            flag("charge_failed"),
+            flag("support_charge_done"),
+        ];
+        let repeats: Vec<bool> = (0..log.len())
+            .map(|i| super::repeats_order(&log, i))
+            .collect();
+        assert_eq!(repeats, [false, true, false, false, false, false, false]);
     }
 
     #[test]
