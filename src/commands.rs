@@ -385,10 +385,21 @@ fn reach(scenario: &Path, unit: &str, orders: Option<&Path>, json: bool) -> Outc
             }
         }
         Reach::Radius(r) => {
+            // No radius: no move is open to the piece now, as `legal` lists none; say why.
+            let stands = (r.hundredths() == 0).then(|| {
+                game.phase_keeps_from_moving(&piece).map_or_else(
+                    || "it cannot move now: it has no move left, or the rules refuse each it could make".to_owned(),
+                    |n| n.words,
+                )
+            });
             if json {
-                print_json(
-                    &json!({"piece": piece.name, "type": kind, "mode": mode, "radius_inches": r.to_string(), "radius_hundredths": r.hundredths()}),
-                );
+                let mut v = json!({"piece": piece.name, "type": kind, "mode": mode, "radius_inches": r.to_string(), "radius_hundredths": r.hundredths()});
+                if let Some(note) = &stands {
+                    v["note"] = json!(note);
+                }
+                print_json(&v);
+            } else if let Some(note) = stands {
+                out!("{} ({kind}, {mode} mode): {note}", piece.name);
             } else {
                 out!(
                     "{} ({kind}, {mode} mode) can move up to {r}\" in a straight line over open ground",

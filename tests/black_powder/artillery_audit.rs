@@ -245,6 +245,32 @@ fn reach_gives_no_radius_where_legal_lists_no_move() {
     assert!(moves > 0, "legal lists the prolong");
 }
 
+#[test]
+fn reach_says_why_a_piece_has_no_radius() {
+    // Beside the zero radius of the test above, `reach` says the piece cannot move now (in
+    // `note`), and a piece that can move has no note.
+    let at = |scenario: &str, orders: &str| {
+        json_of(&grognard(&[
+            "reach",
+            &fixture(scenario),
+            "--unit",
+            "gun",
+            "--orders",
+            &fixture(orders),
+            "--json",
+        ]))
+    };
+    let stuck = at("unl-assault.yaml", "fail-prolong-only.orders.yaml");
+    assert_eq!(stuck["radius_hundredths"], 0);
+    assert_eq!(
+        stuck["note"],
+        "it cannot move now: it has no move left, or the rules refuse each it could make"
+    );
+    let free = at("unl-hold.yaml", "fail-prolong-only.orders.yaml");
+    assert_eq!(free["radius_hundredths"], 396);
+    assert!(free.get("note").is_none(), "{free}");
+}
+
 /// Where the referee's view puts `piece` after `orders` on `scenario`: (x, y) in thou.
 fn placed_at(scenario: &str, orders: &str, piece: &str) -> (i64, i64) {
     let view = json_of(&grognard(&[
