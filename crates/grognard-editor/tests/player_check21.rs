@@ -400,3 +400,46 @@ fn a_region_label_leaves_a_pieces_name_readable() {
         "entry 1 at {label:?} over b1's name at {name:?}"
     );
 }
+
+/// E9: *change orders* looked as harmless as *attach*, yet it rolls a test whose failure
+/// hits every unit of the side. A live action button says on hover what the ruleset says
+/// the action does.
+#[test]
+fn an_action_button_says_what_it_risks_on_hover() {
+    let mut h = play("examples/hex-command.yaml");
+    let game = &h.state().session().expect("a game").game;
+    let hale = game
+        .state()
+        .pieces
+        .iter()
+        .find(|p| p.name == "hale")
+        .expect("hale")
+        .id;
+    assert!(
+        game.to_act().contains(&SideId(0)),
+        "blue acts first in turn 1"
+    );
+    h.state_mut().command(Command::Select(Some(hale)));
+    h.run();
+    // On to blue's command phase (after the arrivals).
+    let live = |h: &Harness<'_, EditorApp>| {
+        h.query_all_by_role_and_label(Role::Button, "change orders")
+            .any(|n| !n.accesskit_node().is_disabled())
+    };
+    for _ in 0..4 {
+        if live(&h) {
+            break;
+        }
+        h.state_mut().command(Command::Give(Action::EndPhase));
+        h.run();
+    }
+    // The piece panel's button (the Legal orders list's comes first).
+    let button = h
+        .query_all_by_role_and_label(Role::Button, "change orders")
+        .rfind(|n| !n.accesskit_node().is_disabled())
+        .unwrap_or_else(|| panic!("a live change orders button: {:#?}", labels(&h)));
+    button.hover();
+    h.run();
+    let tip = h.query_by_label_contains("decision-failure table");
+    assert!(tip.is_some(), "{:#?}", labels(&h));
+}

@@ -304,6 +304,18 @@ impl EditorApp {
                 .copied()
                 .filter(|a| matches!(a, Action::Act { action, .. } if action == aid))
                 .collect();
+            // What the order does, from the ruleset's description, on the live button's
+            // hover: hex-command's *change orders* looked as harmless as *attach*, yet its
+            // failed roll hit every unit of the side (outside player E9).
+            let about = session
+                .scenario
+                .ruleset
+                .spec
+                .actions
+                .get(&def.name)
+                .and_then(|a| a.description.as_deref())
+                .map(|d| crate::words::description_for_player(d).0)
+                .unwrap_or_default();
             ui.horizontal_wrapped(|ui| {
                 if listed.is_empty() {
                     let why = self.reason_for(&unlisted_act(p.id, *aid), why);
@@ -330,7 +342,11 @@ impl EditorApp {
                         let each: Vec<String> = intent.iter().map(|i| spaced(i)).collect();
                         text = format!("{text} (to {})", each.join(", "));
                     }
-                    offer(ui, out, text, Some(a), why);
+                    if about.is_empty() {
+                        offer(ui, out, text, Some(a), why);
+                    } else if ui.button(text).on_hover_text(&about).clicked() {
+                        out.push(Command::Give(a.clone()));
+                    }
                 }
             });
         }
