@@ -299,3 +299,68 @@ fn a_counter_keeps_its_mode_letter_and_cuts_no_marker_inside_a_word() {
     assert_eq!(text(3.0), "b3_crew\nF\n…");
     assert_eq!(text(2.0), "b3_crew\nF …");
 }
+
+/// The side named `name` of the game in play.
+fn side(h: &Harness<'_, EditorApp>, name: &str) -> grognard_kernel::ids::SideId {
+    let g = &h.state().session().expect("a game").game;
+    let i = g
+        .sides()
+        .iter()
+        .position(|s| s.name == name)
+        .expect("the side");
+    grognard_kernel::ids::SideId(u8::try_from(i).expect("a side index"))
+}
+
+/// What the seat box of the side named `name` shows.
+fn seat_shown(h: &Harness<'_, EditorApp>, name: &str) -> String {
+    h.get_by_role_and_label(Role::ComboBox, name)
+        .accesskit_node()
+        .value()
+        .unwrap_or_default()
+}
+
+/// Finding 14: opening another scenario put every side back to *person*, so a player who
+/// had set "me against the computer" set it again. hex-command and hex-leaders both name
+/// their sides blue and red (examples/hex-leaders.yaml l.31–33): red stays the computer's,
+/// and the status line says so; square-blocks has no red, and the status line says that
+/// red's seat was not kept.
+#[test]
+fn opening_another_scenario_keeps_the_seats_of_sides_of_the_same_name() {
+    use grognard_editor::app::FilePurpose;
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    // The computer gives no order in this test: its seat is what is looked at.
+    h.state_mut()
+        .set_computer_pace(std::time::Duration::from_secs(3600));
+    h.state_mut().command(Command::Tab(Tab::Play));
+    h.run();
+    let red = side(&h, "red");
+    h.state_mut()
+        .command(Command::Seat(red, Some(grognard_play::PolicyKind::Greedy)));
+    h.run();
+    assert_eq!(seat_shown(&h, "red"), "greedy");
+    h.state_mut().command(Command::Chosen(
+        FilePurpose::OpenScenario,
+        common::root().join("examples/hex-leaders.yaml"),
+    ));
+    h.run();
+    let said = status(&h);
+    assert!(said.contains("hex-leaders.yaml started under"), "{said}");
+    assert!(
+        said.contains("the computer's seats are kept (greedy)"),
+        "{said}"
+    );
+    assert_eq!(seat_shown(&h, "red"), "greedy");
+    assert_eq!(seat_shown(&h, "blue"), "person");
+    h.state_mut().command(Command::Chosen(
+        FilePurpose::OpenScenario,
+        common::root().join("examples/square-blocks.yaml"),
+    ));
+    h.run();
+    let said = status(&h);
+    assert!(
+        said.contains("no side here is named red, so the computer's seat there was not kept"),
+        "{said}"
+    );
+    assert_eq!(seat_shown(&h, "austrians"), "person");
+    assert_eq!(seat_shown(&h, "french"), "person");
+}

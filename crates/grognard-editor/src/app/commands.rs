@@ -19,7 +19,7 @@ use crate::remote::HostRequest;
 use crate::session::{Session, hooks_for};
 use crate::view::ViewAs;
 
-use super::{EditorApp, PathPrompt, Tab, terrain_colors};
+use super::{EditorApp, PathPrompt, Status, Tab, terrain_colors};
 
 /// What a file dialog is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -585,6 +585,58 @@ impl EditorApp {
         } else {
             format!("; the computer's seats are kept ({})", kept.join(", "))
         }
+    }
+
+    /// The computer's seats by the name of the side each plays.
+    pub(super) fn seats_by_name(&self) -> Vec<(String, PolicyKind)> {
+        let Some(s) = &self.rt.session else {
+            return Vec::new();
+        };
+        s.game
+            .sides()
+            .iter()
+            .zip(self.seat_kinds())
+            .filter_map(|(d, k)| Some((d.name.clone(), k?)))
+            .collect()
+    }
+
+    /// After another scenario opened: the computer takes again the sides named as those it
+    /// played (twelfth player, finding 14: every seat went back to *person*), and the
+    /// status line says which seats were kept and which were not.
+    pub(super) fn keep_seats_by_name(&mut self, seats: Vec<(String, PolicyKind)>) {
+        let Some(s) = &self.rt.session else {
+            return;
+        };
+        if seats.is_empty()
+            || !s.orders().is_empty()
+            || self.rt.play.players.iter().any(Option::is_some)
+        {
+            return;
+        }
+        let names: Vec<String> = s.game.sides().iter().map(|d| d.name.clone()).collect();
+        let kinds = names
+            .iter()
+            .map(|n| seats.iter().find(|(m, _)| m == n).map(|(_, k)| k.clone()))
+            .collect();
+        let Some(Status { text, error }) = self.rt.status.take() else {
+            return;
+        };
+        let mut text = text + &self.reseat(kinds);
+        let gone: Vec<&str> = seats
+            .iter()
+            .filter(|(m, _)| !names.contains(m))
+            .map(|(m, _)| m.as_str())
+            .collect();
+        if !gone.is_empty() {
+            text.push_str(&format!(
+                "; no side here is named {}, so the computer's seat there was not kept",
+                gone.join(" or ")
+            ));
+        }
+        if self.saved.hot_seat {
+            self.pass_screen_to_acting_side();
+        }
+        self.rt.status = Some(Status { text, error });
     }
 
     /// Starts the open scenario again from its first turn under the ruleset in force,

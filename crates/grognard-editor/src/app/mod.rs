@@ -636,7 +636,9 @@ impl EditorApp {
         self.rt.scenario_path = Some(path.clone());
         self.rt.scenario_text = text;
         self.remember_scenario(&path);
+        let seats = self.seats_by_name();
         self.recheck_scenario();
+        self.keep_seats_by_name(seats);
         self.rewatch();
     }
 
