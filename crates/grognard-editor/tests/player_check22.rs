@@ -364,3 +364,48 @@ fn opening_another_scenario_keeps_the_seats_of_sides_of_the_same_name() {
     assert_eq!(seat_shown(&h, "austrians"), "person");
     assert_eq!(seat_shown(&h, "french"), "person");
 }
+
+/// Finding 7: at 800 × 600 the Simulate tab cut the game-length histogram at its foot
+/// (no turn axis, "games" read "es") and the page did not scroll. The results scroll: the
+/// wheel over them brings the histogram's heading up.
+#[test]
+fn simulate_results_scroll_at_800_by_600() {
+    use grognard_editor::simulate::SimJob;
+    let path = common::root().join("examples/drill-square.yaml");
+    let s = grognard_rules::load::load_scenario(&path, None).expect("loads");
+    let seed = s.compiled.setup.seed;
+    let played = SimJob::start(vec![s], &grognard_play::PolicyKind::Random, 3, seed, 1)
+        .wait()
+        .expect("played");
+    let mut h = common::scenario("examples/drill-square.yaml", 800.0, 600.0);
+    h.state_mut().command(Command::Tab(Tab::Simulate));
+    h.run();
+    h.state_mut().set_simulation_results(played);
+    h.run();
+    let heading = "Game length: games by the turn they ended on";
+    let top = |h: &Harness<'_, EditorApp>| h.get_by_label(heading).rect().min.y;
+    let before = top(&h);
+    // The histogram (its heading, legend and a plot 180 points tall) ends below the window.
+    assert!(before + 200.0 > 600.0, "{before}");
+    let over = h
+        .get_by_label_contains("Win and draw rates are")
+        .rect()
+        .center();
+    h.event(egui::Event::PointerMoved(over));
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -400.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    for _ in 0..30 {
+        h.step();
+    }
+    h.run();
+    let after = top(&h);
+    assert!(
+        after < before - 100.0,
+        "the page did not scroll: {before} → {after}"
+    );
+}

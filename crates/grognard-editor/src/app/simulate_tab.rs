@@ -152,7 +152,13 @@ impl EditorApp {
             Some(Err(e)) => {
                 ui.colored_label(Color32::RED, e);
             }
-            Some(Ok(results)) => results_ui(ui, results),
+            // Down the page, the results scroll: at 800 × 600 the game-length histogram
+            // was cut at its foot, its axis out of reach (twelfth player, finding 7).
+            Some(Ok(results)) => {
+                egui::ScrollArea::vertical()
+                    .id_salt("sim results")
+                    .show(ui, |ui| results_ui(ui, results));
+            }
         }
     }
 
