@@ -409,3 +409,35 @@ fn simulate_results_scroll_at_800_by_600() {
         "the page did not scroll: {before} → {after}"
     );
 }
+
+/// Finding 9: the red box of a broken scenario stood over the phase bar, pushing every
+/// row down some 37 points; fixed, they jumped back, and the button under the pointer
+/// moved away. The box comes under the two rows: *New game* keeps its place throughout.
+#[test]
+fn a_scenario_mistake_box_moves_no_button() {
+    let (_dir, path) = common::copied("drill-square");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let mut h = common::scenario(&path.to_string_lossy(), 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.state_mut().command(Command::EndPhase);
+    h.run();
+    let at = |h: &Harness<'_, EditorApp>| h.get_by_role_and_label(Role::Button, "New game").rect();
+    let before = at(&h);
+    let i = text
+        .lines()
+        .position(|l| l.starts_with("turns:"))
+        .expect("a turns line");
+    let old = text.lines().nth(i).expect("line");
+    common::rewrite(&path, &text.replace(old, "turns: eight"), 5);
+    h.state_mut().check_files();
+    h.run();
+    assert!(!h.state().scenario_problems().is_empty(), "{}", status(&h));
+    let _ = h.get_by_label_contains("The scenario file has a mistake");
+    assert_eq!(at(&h), before, "the box moved the row");
+    common::rewrite(&path, &format!("{text}\n# fixed\n"), 10);
+    h.state_mut().check_files();
+    h.run();
+    assert!(h.state().scenario_problems().is_empty(), "{}", status(&h));
+    assert_eq!(at(&h), before);
+}

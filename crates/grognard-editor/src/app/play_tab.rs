@@ -205,10 +205,10 @@ impl EditorApp {
         self.rt.play.legal_scroll_reset = self.rt.play.legal_shown != shown;
         self.rt.play.legal_shown = shown;
         self.rt.play.measure = None;
-        if !self.rt.scenario_problems.is_empty() {
-            self.scenario_problems_bar(ui);
-        }
         let Some(session) = &self.rt.session else {
+            if !self.rt.scenario_problems.is_empty() {
+                self.scenario_problems_bar(ui);
+            }
             return self.no_game_ui(ui);
         };
         let game = &session.game;
@@ -221,6 +221,12 @@ impl EditorApp {
         // hover) and both rows stay at game over, so no button moves under the pointer
         // when a phase, a side or the result changes.
         self.phase_bar(ui, stale, out);
+        // Under the two rows, not over them: above, the box pushed every button down and,
+        // once the file was fixed, back up from under the pointer (twelfth player,
+        // finding 9).
+        if !self.rt.scenario_problems.is_empty() {
+            self.scenario_problems_bar(ui);
+        }
         if self.rt.play.screen_hidden {
             self.pass_screen_ui(ui, game, out);
             return;
