@@ -468,10 +468,16 @@ pub fn paint(ctx: &egui::Context, scene: &BoardScene<'_>, t: &Transform, clip: R
             names
         }
     };
-    paint_pieces(ctx, scene, t, clip, &mut shapes);
+    let captions = paint_pieces(ctx, scene, t, clip, &mut shapes);
     shapes.extend(region_names);
-    if matches!(scene.board.surface, Surface::Open { .. }) {
+    let open = matches!(scene.board.surface, Surface::Open { .. });
+    if open {
         paint_target_rings(scene, t, &mut shapes);
+    }
+    // Over the target rings: a ring drawn across a caption made its ";" read as ","
+    // (twelfth player, finding 10).
+    shapes.extend(captions);
+    if open {
         bases::paint_handle(scene, t, &mut shapes);
     }
     shapes
@@ -855,13 +861,15 @@ fn facing_vector(mark: FacingMark, grid: Option<&Grid>) -> Vec2 {
     Vec2::new(r.cos(), r.sin())
 }
 
+/// Draws the pieces into `shapes`; returns their captions' shapes, to be drawn over
+/// everything else on the board.
 fn paint_pieces(
     ctx: &egui::Context,
     scene: &BoardScene<'_>,
     t: &Transform,
     clip: Rect,
     shapes: &mut Vec<Shape>,
-) {
+) -> Vec<Shape> {
     let grid = scene.board.grid();
     let size = match grid {
         Some(_) => t.scale * 0.62,
@@ -974,7 +982,7 @@ fn paint_pieces(
             }
         }
     }
-    shapes.extend(captions.into_shapes_within(clip));
+    captions.into_shapes_within(clip)
 }
 
 /// Counters smaller than this (screen points across) are drawn without a label or caption

@@ -441,3 +441,58 @@ fn a_scenario_mistake_box_moves_no_button() {
     assert!(h.state().scenario_problems().is_empty(), "{}", status(&h));
     assert_eq!(at(&h), before);
 }
+
+/// Finding 10: on black-powder's table the red rings round legal targets were drawn over
+/// the captions ("objective 4; disordered" read with a ","). Every caption's backdrop is
+/// drawn after every ring.
+#[test]
+fn target_rings_are_drawn_under_the_captions() {
+    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    let h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    let g = &h.state().session().expect("a game").game;
+    let pieces = h.state().drawn_pieces().to_vec();
+    assert!(!pieces.is_empty());
+    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
+    let overlay = Overlay {
+        target_pieces: pieces.iter().map(|p| p.id).collect(),
+        ..Overlay::default()
+    };
+    let scene = BoardScene {
+        rules: g.rules(),
+        board: g.board(),
+        terrain_colors: &colors,
+        pieces: &pieces,
+        overlay: &overlay,
+    };
+    // Small: the bases carry no names, so every piece has a caption.
+    let t = Transform {
+        origin: egui::pos2(20.0, 20.0),
+        scale: 12.0,
+    };
+    let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1400.0, 900.0));
+    let shapes = board::paint(&h.ctx, &scene, &t, clip);
+    let red = egui::Color32::from_rgb(220, 30, 30);
+    let rings: Vec<usize> = shapes
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, egui::Shape::Circle(c) if c.stroke.color == red))
+        .map(|(i, _)| i)
+        .collect();
+    let backdrop = egui::Color32::from_black_alpha(170);
+    let captions: Vec<usize> = shapes
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, egui::Shape::Rect(r) if r.fill == backdrop))
+        .map(|(i, _)| i)
+        .collect();
+    assert!(
+        !rings.is_empty() && !captions.is_empty(),
+        "{rings:?} {captions:?}"
+    );
+    let last_ring = rings.iter().max().expect("a ring");
+    let first_caption = captions.iter().min().expect("a caption");
+    assert!(
+        last_ring < first_caption,
+        "a ring at {last_ring} over a caption at {first_caption}"
+    );
+}
