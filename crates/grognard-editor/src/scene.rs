@@ -474,7 +474,9 @@ impl Captions {
         let mut shapes = Vec::new();
         for (galley, under, above) in self.pending {
             let size = galley.size() + Vec2::new(4.0, 0.0);
-            let Some(mut r) = caption_place(size, under, above, &self.labels, &placed) else {
+            let Some(mut r) =
+                caption_place_within(size, under, above, (&self.labels, &placed), board.y_range())
+            else {
                 continue;
             };
             if r.max.x > board.max.x {
@@ -514,6 +516,26 @@ pub fn caption_place(
     labels: &[egui::Rect],
     captions: &[egui::Rect],
 ) -> Option<egui::Rect> {
+    caption_place_within(
+        size,
+        under,
+        above,
+        (labels, captions),
+        egui::Rangef::EVERYTHING,
+    )
+}
+
+/// [`caption_place`] with no place crossing the board's top or bottom edge (`rows`, its
+/// height on screen): stacked under a cell of the bottom row, square-blocks' third
+/// caption ran off the board (twelfth player, finding 8); such a place counts as one over
+/// a label, so the caption goes above or beside.
+fn caption_place_within(
+    size: Vec2,
+    under: egui::Rect,
+    above: bool,
+    (labels, captions): (&[egui::Rect], &[egui::Rect]),
+    rows: egui::Rangef,
+) -> Option<egui::Rect> {
     let c = under.center();
     let below_r = egui::Rect::from_min_size(Pos2::new(c.x - size.x / 2.0, under.max.y + 2.0), size);
     let above_r = egui::Rect::from_min_size(
@@ -532,8 +554,9 @@ pub fn caption_place(
     };
     // Each start with the way it moves past an obstacle `o`.
     type Step = fn(egui::Rect, egui::Rect) -> Vec2;
-    let down: Step = |r, o| Vec2::new(0.0, o.max.y + 1.0 - r.min.y);
-    let up: Step = |r, o| Vec2::new(0.0, o.min.y - 1.0 - r.max.y);
+    // Two points of air: one left two captions touching (twelfth player, finding 8).
+    let down: Step = |r, o| Vec2::new(0.0, o.max.y + 2.0 - r.min.y);
+    let up: Step = |r, o| Vec2::new(0.0, o.min.y - 2.0 - r.max.y);
     let right: Step = |r, o| Vec2::new(o.max.x + 1.0 - r.min.x, 0.0);
     let left: Step = |r, o| Vec2::new(o.min.x - 1.0 - r.max.x, 0.0);
     let starts: [(egui::Rect, Step); 4] = [
@@ -543,21 +566,26 @@ pub fn caption_place(
         (left_r, left),
     ];
     let meets = |r: egui::Rect, set: &[egui::Rect]| set.iter().find(|o| o.intersects(r)).copied();
+    // Past the board's edge counts as over a label: the step moves it on, never taken.
+    let on_label = |r: egui::Rect| {
+        let off = r.min.y < rows.min || r.max.y > rows.max;
+        if off { Some(r) } else { meets(r, labels) }
+    };
     let mut fallback = None;
     for (start, step) in starts {
         let mut r = start;
         for _ in 0..4 {
-            match meets(r, labels).or_else(|| meets(r, captions)) {
+            match on_label(r).or_else(|| meets(r, captions)) {
                 None => return Some(r),
                 Some(o) => {
-                    if fallback.is_none() && meets(r, labels).is_none() {
+                    if fallback.is_none() && on_label(r).is_none() {
                         fallback = Some(r);
                     }
                     r = r.translate(step(r, o));
                 }
             }
         }
-        if fallback.is_none() && meets(r, labels).is_none() {
+        if fallback.is_none() && on_label(r).is_none() {
             fallback = Some(r);
         }
     }

@@ -496,3 +496,52 @@ fn target_rings_are_drawn_under_the_captions() {
         "a ring at {last_ring} over a caption at {first_caption}"
     );
 }
+
+/// Finding 8: in square-blocks the army and two lost scouts stood in one cell of the
+/// board's bottom row; their three captions stacked under it, the third running off the
+/// board's bottom edge and touching the second. Each caption stays inside the board and
+/// clear of the others.
+#[test]
+fn stacked_captions_stay_on_the_board_and_apart() {
+    use grognard_editor::board::{DrawPiece, Look};
+    use grognard_editor::scene::Captions;
+    let h = common::sized(grognard_editor::Options::default(), 400.0, 300.0);
+    let piece = |i: u32, name: &str, markers: &[&str]| DrawPiece {
+        id: grognard_kernel::ids::PieceId(i),
+        side: grognard_kernel::ids::SideId(0),
+        name: name.to_owned(),
+        kind: "block".to_owned(),
+        place: grognard_kernel::piece::Place::Cell(grognard_kernel::geometry::Cell::new(5, 9)),
+        facing: None,
+        mode: "strategic".to_owned(),
+        markers: markers.iter().map(|m| (*m).to_owned()).collect(),
+        look: Look::Open,
+        footprint: None,
+    };
+    let board = egui::Rect::from_min_max(egui::pos2(0.0, 40.0), egui::pos2(400.0, 300.0));
+    // The cell's counter a few points above the board's bottom edge.
+    let under = egui::Rect::from_min_size(egui::pos2(190.0, 268.0), egui::vec2(20.0, 20.0));
+    let mut captions = Captions::default();
+    for p in [
+        piece(0, "army", &["figures 6"]),
+        piece(1, "scout1", &["figures 1", "lost", "seen"]),
+        piece(2, "scout2", &["figures 1", "lost", "seen"]),
+    ] {
+        captions.add(&h.ctx, &p, under, false);
+    }
+    let backdrops: Vec<egui::Rect> = captions
+        .into_shapes_within(board)
+        .iter()
+        .filter_map(|s| match s {
+            egui::Shape::Rect(r) => Some(r.rect),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(backdrops.len(), 3, "{backdrops:?}");
+    for (i, r) in backdrops.iter().enumerate() {
+        assert!(board.contains_rect(*r), "{r:?} leaves {board:?}");
+        for o in &backdrops[i + 1..] {
+            assert!(!r.expand(0.5).intersects(*o), "{r:?} touches {o:?}");
+        }
+    }
+}
