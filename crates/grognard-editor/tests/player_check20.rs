@@ -6,7 +6,7 @@
 //! egui_kittest.
 
 mod common;
-use common::status;
+use common::{enabled, show_chart, side_named, status, wait_while};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -19,11 +19,7 @@ use grognard_editor::{Command, EditorApp};
 fn tune_rows(h: &mut Harness<'_, EditorApp>) -> (Vec<String>, usize) {
     h.get_by_role_and_label(Role::Button, "Tune").click();
     h.run();
-    let rows: Vec<String> = h
-        .query_all_by_role(Role::Button)
-        .filter_map(|n| n.accesskit_node().label())
-        .filter(|l| l.contains(" = "))
-        .collect();
+    let rows = common::tune_rows_shown(h);
     let line = {
         let n = h.get_by_label_contains("numbers match");
         let n = n.accesskit_node();
@@ -86,36 +82,13 @@ fn the_tune_finder_offers_no_name_that_ends_in_a_digit() {
     let _ = h.get_by_label_contains("nothing matches \"sighting observers\"");
 }
 
-/// The `turns:` line of `text` replaced by `turns: eight`, and its line number.
-fn broken_turns(text: &str) -> (String, usize) {
-    let i = text
-        .lines()
-        .position(|l| l.starts_with("turns:"))
-        .expect("a turns line");
-    let old = text.lines().nth(i).expect("line");
-    (text.replace(old, "turns: eight"), i + 1)
-}
-
-/// True when the button labelled `label` is drawn and enabled.
-fn enabled(h: &Harness<'_, EditorApp>, label: &str) -> bool {
-    !h.get_by_role_and_label(Role::Button, label)
-        .accesskit_node()
-        .is_disabled()
-}
-
 /// F3: with the scenario saved broken during a game, *New game from the changed files*
 /// stayed clickable, its hover promising a new game; a click only drew a refusal. It is
 /// greyed, and its hover names the file and line to fix; fixed, it is live again.
 #[test]
 fn new_game_from_broken_files_is_greyed_with_the_file_and_line() {
-    let (_dir, path) = common::copied("drill-square");
-    let text = std::fs::read_to_string(&path).expect("read");
-    let mut h = common::scenario(&path.to_string_lossy(), 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Play").click();
-    h.run();
-    h.state_mut().command(Command::EndPhase);
-    h.run();
-    let (bad, line) = broken_turns(&text);
+    let (_dir, path, text, mut h) = common::drill_square_in_play();
+    let (bad, line) = common::broken_turns(&text);
     common::rewrite(&path, &bad, 5);
     h.state_mut().check_files();
     h.run();
@@ -145,17 +118,6 @@ fn new_game_from_broken_files_is_greyed_with_the_file_and_line() {
     );
 }
 
-/// The side named `name` of the game in play.
-fn side(h: &Harness<'_, EditorApp>, name: &str) -> grognard_kernel::ids::SideId {
-    let g = &h.state().session().expect("a game").game;
-    let i = g
-        .sides()
-        .iter()
-        .position(|s| s.name == name)
-        .expect("the side");
-    grognard_kernel::ids::SideId(u8::try_from(i).expect("a small index"))
-}
-
 /// F4: E pressed as the computer (red) took its turn left in red "End phase is not offered
 /// now: not among blue's legal orders now; the Legal orders list has them" beside an
 /// enabled End phase. A refusal of End phase goes from the status line once End phase is
@@ -166,7 +128,7 @@ fn a_refusal_of_end_phase_goes_once_end_phase_is_offered() {
     let mut h = common::scenario("examples/drill-square.yaml", 1400.0, 900.0);
     h.get_by_role_and_label(Role::Button, "Play").click();
     h.run();
-    let (blue, red) = (side(&h, "blue"), side(&h, "red"));
+    let (blue, red) = (side_named(&h, "blue"), side_named(&h, "red"));
     // Seen as red while blue acts: refused, with who acts; seen as blue: gone.
     h.state_mut().command(Command::ViewAs(ViewAs::Side(red)));
     h.run();
@@ -216,7 +178,7 @@ fn with_the_computer_on_every_side_the_board_is_not_hidden() {
     h.state_mut().command(Command::HotSeat(true));
     h.run();
     let _ = h.get_by_label("Pass the screen to blue");
-    let (blue, red) = (side(&h, "blue"), side(&h, "red"));
+    let (blue, red) = (side_named(&h, "blue"), side_named(&h, "red"));
     h.state_mut()
         .set_computer_pace(std::time::Duration::from_secs(3600));
     h.state_mut()
@@ -270,14 +232,7 @@ fn a_markers_own_comma_does_not_split_it_in_a_caption() {
     let under = egui::Rect::from_min_size(egui::pos2(200.0, 200.0), egui::vec2(20.0, 20.0));
     let mut captions = Captions::default();
     captions.add(&h.ctx, &block, under, false);
-    let texts: Vec<String> = captions
-        .into_shapes()
-        .iter()
-        .filter_map(|s| match s {
-            egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
-            _ => None,
-        })
-        .collect();
+    let texts = common::shape_texts(&captions.into_shapes());
     assert_eq!(texts.len(), 1, "{texts:?}");
     assert!(
         texts[0].ends_with(" · seen D; real, not a dummy; +1 more"),
@@ -301,16 +256,7 @@ fn a_finder_word_matches_from_a_words_start() {
     assert!(number_matches("fire_small_b.modifiers", b.0, b.1));
     assert!(!number_matches("ire_small_b.modifiers", b.0, b.1));
     let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("small a hits");
-    h.run();
-    let rows: Vec<String> = h
-        .query_all_by_role(Role::Button)
-        .filter_map(|n| n.accesskit_node().label())
-        .filter(|l| l.contains(" = "))
-        .collect();
+    let rows = common::tune_find(&mut h, "small a hits");
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|r| r.contains("fire_small_a")), "{rows:#?}");
 }
@@ -322,12 +268,8 @@ fn a_finder_word_matches_from_a_words_start() {
 #[test]
 fn a_tune_rows_refusal_goes_with_it_and_its_value_follows_the_ruleset() {
     let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
     let path = "piece_types.infantry.allowance.formed";
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit(path);
-    h.run();
+    common::tune_find(&mut h, path);
     h.get_by_label_contains(&format!("{path} = 3")).click();
     h.run();
     let _ = h.get_by_label("now 3");
@@ -361,7 +303,7 @@ fn a_tune_rows_refusal_goes_with_it_and_its_value_follows_the_ruleset() {
 fn a_scenario_broken_at_start_opens_its_ruleset_and_says_only_its_mistake() {
     let (_dir, path) = common::copied("drill-square");
     let text = std::fs::read_to_string(&path).expect("read");
-    let (bad, line) = broken_turns(&text);
+    let (bad, line) = common::broken_turns(&text);
     std::fs::write(&path, &bad).expect("write");
     let mut h = common::scenario(&path.to_string_lossy(), 1400.0, 900.0);
     assert!(h.state().session().is_none());
@@ -386,18 +328,6 @@ fn a_scenario_broken_at_start_opens_its_ruleset_and_says_only_its_mistake() {
     assert_eq!(g.rules().identity.name, "drill-square");
 }
 
-/// Runs frames until `busy` stops holding, at most four minutes.
-fn wait(h: &mut Harness<'_, EditorApp>, busy: fn(&EditorApp) -> bool) {
-    let started = std::time::Instant::now();
-    h.step();
-    while busy(h.state()) {
-        assert!(started.elapsed() < std::time::Duration::from_secs(240));
-        std::thread::sleep(std::time::Duration::from_millis(30));
-        h.step();
-    }
-    h.run();
-}
-
 /// F8: at 800 points the Simulate table's last heading was cut ("ended on turr") with no
 /// way to see the rest. The table scrolls sideways: its last heading can be brought
 /// whole into the window.
@@ -418,7 +348,7 @@ fn the_simulate_tables_last_heading_can_be_seen_at_800_points() {
         policy: grognard_play::PolicyKind::Random,
         runs: 2,
     });
-    wait(&mut h, EditorApp::simulating);
+    wait_while(&mut h, EditorApp::simulating);
     let heading = h.get_by_label("ended on turn");
     heading.scroll_to_me();
     h.run();
@@ -433,11 +363,7 @@ fn the_simulate_tables_last_heading_can_be_seen_at_800_points() {
 #[test]
 fn the_odds_plot_is_in_sight_at_800_by_600() {
     let mut h = common::scenario("examples/hex-command.yaml", 800.0, 600.0);
-    h.get_by_role_and_label(Role::Button, "Charts").click();
-    h.run();
-    h.state_mut()
-        .command(Command::ShowChart("decision_choice".to_owned()));
-    h.run();
+    show_chart(&mut h, "decision_choice");
     h.run();
     let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("an odds plot");
     // Over the status line at the window's foot.
@@ -457,11 +383,7 @@ fn the_odds_plot_is_in_sight_at_800_by_600() {
     let _ = h.get_by_label_contains("each outcome's odds");
     // At 1400 × 900 they are open as before.
     let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Charts").click();
-    h.run();
-    h.state_mut()
-        .command(Command::ShowChart("decision_choice".to_owned()));
-    h.run();
+    show_chart(&mut h, "decision_choice");
     h.run();
     assert!(h.query_by_label_contains("each outcome's odds").is_none());
     let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("an odds plot");

@@ -43,13 +43,6 @@ fn the_idle_hint_is_shown_only_when_nothing_is_open() {
     );
 }
 
-/// True when the button labelled `label` is drawn and enabled.
-fn enabled(h: &Harness<'_, EditorApp>, label: &str) -> bool {
-    !h.get_by_role_and_label(Role::Button, label)
-        .accesskit_node()
-        .is_disabled()
-}
-
 /// The words of the first node whose label or value holds `part`.
 fn words_with(h: &Harness<'_, EditorApp>, part: &str) -> String {
     let n = h.get_by_label_contains(part);
@@ -63,18 +56,13 @@ fn words_with(h: &Harness<'_, EditorApp>, part: &str) -> String {
 /// fixed, it is live.
 #[test]
 fn a_ruleset_broken_by_its_first_change_greys_the_new_game_row() {
-    let (dir, path) = common::copied("drill-square");
+    let (dir, _, _, mut h) = common::drill_square_in_play();
     let rules = dir.path().join("rulesets/drill-square.yaml");
     let text = std::fs::read_to_string(&rules).expect("read");
     let line = 1 + text
         .lines()
         .position(|l| l.starts_with("  hits: { max: 3,"))
         .expect("the hits line");
-    let mut h = common::scenario(&path.to_string_lossy(), 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Play").click();
-    h.run();
-    h.state_mut().command(Command::EndPhase);
-    h.run();
     let label = "New game from the changed files";
     assert!(h.query_by_label(label).is_none());
     common::rewrite(
@@ -90,7 +78,7 @@ fn a_ruleset_broken_by_its_first_change_greys_the_new_game_row() {
         status(&h)
     );
     assert!(
-        !enabled(&h, label),
+        !common::enabled(&h, label),
         "the row is greyed while the ruleset is broken"
     );
     h.get_by_role_and_label(Role::Button, label).hover();
@@ -103,7 +91,7 @@ fn a_ruleset_broken_by_its_first_change_greys_the_new_game_row() {
     common::rewrite(&rules, &format!("{text}\n# fixed\n"), 10);
     h.state_mut().check_files();
     h.run();
-    assert!(enabled(&h, label), "{}", status(&h));
+    assert!(common::enabled(&h, label), "{}", status(&h));
 }
 
 /// The duel of `tests/fixtures/tune` (one shot decides) with a setting its ruleset gives
@@ -126,21 +114,6 @@ fn duel_with_a_setting() -> (tempfile::TempDir, std::path::PathBuf) {
     )
     .expect("write");
     (dir, path)
-}
-
-/// Waits for a tuning run to end, a frame at a time.
-fn finish_tuning(h: &mut Harness<'_, EditorApp>) {
-    let started = std::time::Instant::now();
-    h.step();
-    while h.state().tuning() {
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(240),
-            "still tuning"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        h.step();
-    }
-    h.run();
 }
 
 /// Findings 2 and 13: Tune listed `settings.break_point = 30` though the scenario sets 80,
@@ -173,7 +146,7 @@ fn tune_names_the_value_in_force_a_flat_run_and_a_stale_answer() {
     h.get_by_label("to").set_text_value_accesskit("31");
     h.run();
     h.get_by_role_and_label(Role::Button, "Run").click();
-    finish_tuning(&mut h);
+    common::wait_while(&mut h, EditorApp::tuning);
     let note = words_with(&h, "No value tried changed the result");
     assert!(
         note.contains(
@@ -300,17 +273,6 @@ fn a_counter_keeps_its_mode_letter_and_cuts_no_marker_inside_a_word() {
     assert_eq!(text(2.0), "b3_crew\nF …");
 }
 
-/// The side named `name` of the game in play.
-fn side(h: &Harness<'_, EditorApp>, name: &str) -> grognard_kernel::ids::SideId {
-    let g = &h.state().session().expect("a game").game;
-    let i = g
-        .sides()
-        .iter()
-        .position(|s| s.name == name)
-        .expect("the side");
-    grognard_kernel::ids::SideId(u8::try_from(i).expect("a side index"))
-}
-
 /// What the seat box of the side named `name` shows.
 fn seat_shown(h: &Harness<'_, EditorApp>, name: &str) -> String {
     h.get_by_role_and_label(Role::ComboBox, name)
@@ -333,7 +295,7 @@ fn opening_another_scenario_keeps_the_seats_of_sides_of_the_same_name() {
         .set_computer_pace(std::time::Duration::from_secs(3600));
     h.state_mut().command(Command::Tab(Tab::Play));
     h.run();
-    let red = side(&h, "red");
+    let red = common::side_named(&h, "red");
     h.state_mut()
         .command(Command::Seat(red, Some(grognard_play::PolicyKind::Greedy)));
     h.run();
@@ -391,17 +353,7 @@ fn simulate_results_scroll_at_800_by_600() {
         .get_by_label_contains("Win and draw rates are")
         .rect()
         .center();
-    h.event(egui::Event::PointerMoved(over));
-    h.event(egui::Event::MouseWheel {
-        unit: egui::MouseWheelUnit::Point,
-        delta: egui::vec2(0.0, -400.0),
-        modifiers: egui::Modifiers::NONE,
-        phase: egui::TouchPhase::Move,
-        source: egui::MouseWheelSource::Wheel,
-    });
-    for _ in 0..30 {
-        h.step();
-    }
+    common::wheel(&mut h, over, -400.0, 30);
     h.run();
     let after = top(&h);
     assert!(
@@ -415,21 +367,10 @@ fn simulate_results_scroll_at_800_by_600() {
 /// moved away. The box comes under the two rows: *New game* keeps its place throughout.
 #[test]
 fn a_scenario_mistake_box_moves_no_button() {
-    let (_dir, path) = common::copied("drill-square");
-    let text = std::fs::read_to_string(&path).expect("read");
-    let mut h = common::scenario(&path.to_string_lossy(), 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Play").click();
-    h.run();
-    h.state_mut().command(Command::EndPhase);
-    h.run();
+    let (_dir, path, text, mut h) = common::drill_square_in_play();
     let at = |h: &Harness<'_, EditorApp>| h.get_by_role_and_label(Role::Button, "New game").rect();
     let before = at(&h);
-    let i = text
-        .lines()
-        .position(|l| l.starts_with("turns:"))
-        .expect("a turns line");
-    let old = text.lines().nth(i).expect("line");
-    common::rewrite(&path, &text.replace(old, "turns: eight"), 5);
+    common::rewrite(&path, &common::broken_turns(&text).0, 5);
     h.state_mut().check_files();
     h.run();
     assert!(!h.state().scenario_problems().is_empty(), "{}", status(&h));
@@ -447,22 +388,14 @@ fn a_scenario_mistake_box_moves_no_button() {
 /// drawn after every ring.
 #[test]
 fn target_rings_are_drawn_under_the_captions() {
-    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    use grognard_editor::board::{Overlay, Transform};
     let h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
     let g = &h.state().session().expect("a game").game;
     let pieces = h.state().drawn_pieces().to_vec();
     assert!(!pieces.is_empty());
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
     let overlay = Overlay {
         target_pieces: pieces.iter().map(|p| p.id).collect(),
         ..Overlay::default()
-    };
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &pieces,
-        overlay: &overlay,
     };
     // Small: the bases carry no names, so every piece has a caption.
     let t = Transform {
@@ -470,7 +403,7 @@ fn target_rings_are_drawn_under_the_captions() {
         scale: 12.0,
     };
     let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1400.0, 900.0));
-    let shapes = board::paint(&h.ctx, &scene, &t, clip);
+    let shapes = common::paint_board(&h.ctx, g, &pieces, &overlay, &t, clip);
     let red = egui::Color32::from_rgb(220, 30, 30);
     let rings: Vec<usize> = shapes
         .iter()

@@ -3,9 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use egui::Pos2;
+use egui::accesskit::Role;
+use egui::{Pos2, Rect, Shape};
 use egui_kittest::Harness;
-use grognard_editor::{EditorApp, Options, Saved};
+use egui_kittest::kittest::{NodeT, Queryable};
+use grognard_editor::board::{self, BoardScene, DrawPiece, Overlay, Transform};
+use grognard_editor::{Command, EditorApp, Options, Saved};
+use grognard_kernel::game::Game;
+use grognard_kernel::ids::SideId;
 
 /// The repository's root (the examples and rulesets the tests open).
 pub fn root() -> PathBuf {
@@ -96,4 +101,180 @@ pub fn copied(name: &str) -> (tempfile::TempDir, PathBuf) {
     }
     let path = dir.path().join(format!("examples/{name}.yaml"));
     (dir, path)
+}
+
+/// True when the button labelled `label` is drawn and enabled.
+pub fn enabled(h: &Harness<'_, EditorApp>, label: &str) -> bool {
+    !h.get_by_role_and_label(Role::Button, label)
+        .accesskit_node()
+        .is_disabled()
+}
+
+/// Where the (last) node labelled `label` is on screen: a line may repeat.
+pub fn rect_of(h: &Harness<'_, EditorApp>, label: &str) -> Rect {
+    let n = h.query_all_by_label(label).last().expect(label);
+    let b = n.accesskit_node().bounding_box().expect("laid out");
+    Rect::from_min_max(
+        egui::pos2(b.x0 as f32, b.y0 as f32),
+        egui::pos2(b.x1 as f32, b.y1 as f32),
+    )
+}
+
+/// The side named `name` of the game in play.
+pub fn side_named(h: &Harness<'_, EditorApp>, name: &str) -> SideId {
+    let g = &h.state().session().expect("a game").game;
+    let i = g
+        .sides()
+        .iter()
+        .position(|s| s.name == name)
+        .expect("the side");
+    SideId(u8::try_from(i).expect("a side index"))
+}
+
+/// Every text drawn among `shapes`.
+pub fn shape_texts(shapes: &[Shape]) -> Vec<String> {
+    shapes
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Text(t) => Some(t.galley.text().to_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every text drawn among `shapes`, with where it stands on screen.
+pub fn text_rects(shapes: &[Shape]) -> Vec<(String, Rect)> {
+    shapes
+        .iter()
+        .filter_map(|s| match s {
+            Shape::Text(t) => Some((
+                t.galley.text().to_owned(),
+                Rect::from_min_size(t.pos, t.galley.size()),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The shapes the board of `g` paints with `pieces` and `overlay` at `t`, clipped to
+/// `clip`, every terrain a light grey.
+pub fn paint_board(
+    ctx: &egui::Context,
+    g: &Game,
+    pieces: &[DrawPiece],
+    overlay: &Overlay,
+    t: &Transform,
+    clip: Rect,
+) -> Vec<Shape> {
+    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
+    let scene = BoardScene {
+        rules: g.rules(),
+        board: g.board(),
+        terrain_colors: &colors,
+        pieces,
+        overlay,
+    };
+    board::paint(ctx, &scene, t, clip)
+}
+
+/// The transform the Play tab drew its grid board with (from two cells' centres on screen).
+pub fn board_transform(h: &Harness<'_, EditorApp>) -> Transform {
+    use grognard_kernel::geometry::Cell;
+    let g = &h.state().session().expect("a game").game;
+    let grid = g.board().grid().expect("a grid");
+    let (a, b) = (Cell::new(0, 0), Cell::new(1, 0));
+    let sa = h.state().cell_on_screen(a).expect("drawn");
+    let sb = h.state().cell_on_screen(b).expect("drawn");
+    let (ax, ay) = board::cell_center(grid, a);
+    let (bx, _) = board::cell_center(grid, b);
+    let scale = (sb.x - sa.x) / (bx - ax);
+    Transform {
+        origin: sa - egui::vec2(ax, ay) * scale,
+        scale,
+    }
+}
+
+/// Turns the mouse wheel at `at` by `dy` points (positive: toward the top), then runs
+/// `frames` frames for the scroll to end.
+pub fn wheel(h: &mut Harness<'_, EditorApp>, at: Pos2, dy: f32, frames: usize) {
+    h.event(egui::Event::PointerMoved(at));
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, dy),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    for _ in 0..frames {
+        h.step();
+    }
+}
+
+/// Runs frames until `busy` stops holding, failing after four minutes.
+pub fn wait_while(h: &mut Harness<'_, EditorApp>, busy: impl Fn(&EditorApp) -> bool) {
+    let started = std::time::Instant::now();
+    h.step();
+    while busy(h.state()) {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(240),
+            "still running"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        h.step();
+    }
+    h.run();
+}
+
+/// The Tune finder's rows (`path = value`) as they read now.
+pub fn tune_rows_shown(h: &Harness<'_, EditorApp>) -> Vec<String> {
+    h.query_all_by_role(Role::Button)
+        .filter_map(|n| n.accesskit_node().label())
+        .filter(|l| l.contains(" = "))
+        .collect()
+}
+
+/// Opens the Tune tab, types `words` in its finder and gives the rows it lists.
+pub fn tune_find(h: &mut Harness<'_, EditorApp>, words: &str) -> Vec<String> {
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit(words);
+    h.run();
+    tune_rows_shown(h)
+}
+
+/// Opens the Charts tab on the chart `name`.
+pub fn show_chart(h: &mut Harness<'_, EditorApp>, name: &str) {
+    h.get_by_role_and_label(Role::Button, "Charts").click();
+    h.run();
+    h.state_mut().command(Command::ShowChart(name.to_owned()));
+    h.run();
+}
+
+/// A copy of drill-square (its folder, its scenario's path and text) opened at 1400 × 900
+/// on the Play tab, its first phase ended: a game in play whose files the test may break.
+pub fn drill_square_in_play() -> (
+    tempfile::TempDir,
+    PathBuf,
+    String,
+    Harness<'static, EditorApp>,
+) {
+    let (dir, path) = copied("drill-square");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let mut h = scenario(&path.to_string_lossy(), 1400.0, 900.0);
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run();
+    h.state_mut().command(Command::EndPhase);
+    h.run();
+    (dir, path, text, h)
+}
+
+/// The `turns:` line of the scenario `text` replaced by `turns: eight`, and its line number.
+pub fn broken_turns(text: &str) -> (String, usize) {
+    let i = text
+        .lines()
+        .position(|l| l.starts_with("turns:"))
+        .expect("a turns line");
+    let old = text.lines().nth(i).expect("line");
+    (text.replace(old, "turns: eight"), i + 1)
 }
