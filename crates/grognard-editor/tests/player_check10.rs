@@ -131,11 +131,7 @@ fn every_ruleset_name_a_player_reads_is_spaced() {
     assert!(h.query_by_label_contains("low wall — ").is_some());
     assert_eq!(underscored(&h), Vec::<String>::new(), "on the Play tab");
     // The Charts tab's chart menu, shut and open.
-    h.get_by_role_and_label(Role::Button, "Charts").click();
-    h.run();
-    h.state_mut()
-        .command(Command::ShowChart("long_shot".to_owned()));
-    h.run();
+    common::show_chart(&mut h, "long_shot");
     assert_eq!(underscored(&h), Vec::<String>::new(), "on the Charts tab");
     let menu = h.get_by_role_and_label(Role::ComboBox, "Chart");
     assert_eq!(menu.accesskit_node().value().as_deref(), Some("long shot"));
@@ -268,11 +264,7 @@ fn the_legend_keeps_the_right_panel_in_the_window_at_1024_by_700() {
 #[test]
 fn the_odds_say_the_band_used_and_each_modifiers_sign() {
     let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Charts").click();
-    h.run();
-    h.state_mut()
-        .command(Command::ShowChart("fire_small_b".to_owned()));
-    h.run();
+    common::show_chart(&mut h, "fire_small_b");
     for (input, v) in [("band", 1), ("firer_hits", 3)] {
         h.state_mut()
             .command(Command::ChartInput(input.to_owned(), v));

@@ -193,14 +193,7 @@ fn damage_left_out_of_a_small_counter_is_marked_and_a_caption_carries_it() {
     let mut captions = Captions::default();
     let under = egui::Rect::from_min_size(egui::pos2(100.0, 100.0), egui::vec2(40.0, 4.0));
     captions.add(&h.ctx, &line3, under, false);
-    let texts: Vec<String> = captions
-        .into_shapes()
-        .iter()
-        .filter_map(|s| match s {
-            egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
-            _ => None,
-        })
-        .collect();
+    let texts = common::shape_texts(&captions.into_shapes());
     assert_eq!(texts, ["b_line3 F · hits 6; shaken"]);
 }
 
@@ -720,16 +713,7 @@ fn the_tune_finder_finds_words_and_says_when_nothing_matches() {
         None
     ));
     let mut h = common::scenario("examples/hex-command.yaml", 1500.0, 1000.0);
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("firer hits");
-    h.run();
-    let found: Vec<String> = h
-        .query_all_by_role(Role::Button)
-        .filter_map(|n| n.accesskit_node().label())
-        .filter(|l| l.contains(" = "))
-        .collect();
+    let found = common::tune_find(&mut h, "firer hits");
     assert!(
         found
             .iter()
@@ -760,11 +744,7 @@ fn the_odds_summary_writes_minus_signs_as_the_table_does() {
         ("−1".into(), "+2".into(), "+0".into())
     );
     let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 800.0);
-    h.get_by_role_and_label(Role::Button, "Charts").click();
-    h.run();
-    h.state_mut()
-        .command(Command::ShowChart("fire_small_a".to_owned()));
-    h.run();
+    common::show_chart(&mut h, "fire_small_a");
     for (input, v) in [("band", 2), ("command", 1)] {
         h.state_mut()
             .command(Command::ChartInput(input.to_owned(), v));

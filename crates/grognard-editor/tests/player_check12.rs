@@ -407,13 +407,7 @@ fn the_board_draws_where_reinforcements_arrive() {
         board::paint(&h.ctx, &scene, &t, clip)
     };
     let shapes = paint(&h);
-    let texts: Vec<String> = shapes
-        .iter()
-        .filter_map(|s| match s {
-            egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
-            _ => None,
-        })
-        .collect();
+    let texts = common::shape_texts(&shapes);
     assert_eq!(texts, ["entry 1", "entry 2", "entry 3"], "{texts:?}");
     let violet = egui::Color32::from_rgb(90, 40, 120);
     let dashes = shapes

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use grognard_editor::app::FilePurpose;
 use grognard_editor::{Command, EditorApp};
 
@@ -221,16 +221,7 @@ fn a_ruleset_broken_on_disk_is_told_once() {
 #[test]
 fn the_tune_finder_says_its_match_is_added_not_that_nothing_matches() {
     let mut h = common::scenario("examples/village-skirmish.yaml", 1500.0, 1000.0);
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("houses cover");
-    h.run();
-    let found: Vec<String> = h
-        .query_all_by_role(Role::Button)
-        .filter_map(|n| n.accesskit_node().label())
-        .filter(|l| l.contains(" = "))
-        .collect();
+    let found = common::tune_find(&mut h, "houses cover");
     assert_eq!(found.len(), 1, "{found:?}");
     h.get_by_role_and_label(Role::Button, &found[0]).click();
     h.run();

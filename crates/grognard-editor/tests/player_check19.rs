@@ -109,11 +109,7 @@ fn painted_texts(h: &Harness<'_, EditorApp>) -> Vec<(String, egui::Rect)> {
 #[test]
 fn the_odds_bars_are_labelled_in_words() {
     let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Charts").click();
-    h.run();
-    h.state_mut()
-        .command(Command::ShowChart("command".to_owned()));
-    h.run();
+    common::show_chart(&mut h, "command");
     h.run();
     let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("an odds plot");
     let under: Vec<String> = painted_texts(&h)
@@ -247,11 +243,7 @@ fn wait(h: &mut Harness<'_, EditorApp>, busy: fn(&EditorApp) -> bool) {
 #[test]
 fn a_tune_stopped_before_a_candidate_is_measured_says_so_once() {
     let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("fire small b modifier hits");
-    h.run();
+    common::tune_find(&mut h, "fire small b modifier hits");
     h.get_by_label_contains("charts.fire_small_b.modifiers.0.per")
         .click();
     h.run();
@@ -336,11 +328,7 @@ fn edits_saved_as_a_house_rule_count_as_saved() {
 fn tune_forgets_the_last_rulesets_numbers() {
     use grognard_editor::app::FilePurpose;
     let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("fire small b modifier hits");
-    h.run();
+    common::tune_find(&mut h, "fire small b modifier hits");
     h.get_by_label_contains("charts.fire_small_b.modifiers.0.per")
         .click();
     h.run();
@@ -399,11 +387,7 @@ fn e_at_game_over_says_the_game_is_over() {
 #[test]
 fn the_tune_finder_counts_what_matches_and_says_where_it_adds() {
     let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("firer hits");
-    h.run();
+    common::tune_find(&mut h, "firer hits");
     let listed = h
         .query_all_by_role(Role::Button)
         .filter(|n| {
@@ -456,14 +440,7 @@ fn a_caption_names_two_markers_and_counts_the_rest() {
     let under = egui::Rect::from_min_size(egui::pos2(200.0, 200.0), egui::vec2(20.0, 20.0));
     let mut captions = Captions::default();
     captions.add(&h.ctx, &bde, under, false);
-    let texts: Vec<String> = captions
-        .into_shapes()
-        .iter()
-        .filter_map(|s| match s {
-            egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
-            _ => None,
-        })
-        .collect();
+    let texts = common::shape_texts(&captions.into_shapes());
     assert_eq!(texts.len(), 1, "{texts:?}");
     assert!(
         texts[0].ends_with(" · objective 6; disordered; +4 more"),
@@ -478,11 +455,7 @@ fn decision_failure_axis(
     hgt: f32,
 ) -> (Harness<'static, EditorApp>, Vec<String>, Vec<String>) {
     let mut h = common::scenario("examples/hex-command.yaml", w, hgt);
-    h.get_by_role_and_label(Role::Button, "Charts").click();
-    h.run();
-    h.state_mut()
-        .command(Command::ShowChart("decision_failure".to_owned()));
-    h.run();
+    common::show_chart(&mut h, "decision_failure");
     h.run();
     let outcomes: Vec<String> = {
         let g = &h.state().session().expect("a game").game;

@@ -73,11 +73,7 @@ fn the_tune_finder_offers_no_name_that_ends_in_a_digit() {
     assert_eq!(count, base);
     // square-blocks names its sighting chart `chart_5`: not offered either.
     let mut h = common::scenario("examples/square-blocks.yaml", 1400.0, 900.0);
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("sighting observers");
-    h.run();
+    common::tune_find(&mut h, "sighting observers");
     assert!(h.query_by_label_contains("= chart_5").is_none());
     let _ = h.get_by_label_contains("nothing matches \"sighting observers\"");
 }

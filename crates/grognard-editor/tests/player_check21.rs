@@ -222,16 +222,6 @@ fn a_hidden_games_reasons_wait_for_its_end() {
     );
 }
 
-/// Where the (last) node labelled `label` is on screen.
-fn rect_of(h: &Harness<'_, EditorApp>, label: &str) -> egui::Rect {
-    let n = h.query_all_by_label(label).last().expect(label);
-    let b = n.accesskit_node().bounding_box().expect("laid out");
-    egui::Rect::from_min_max(
-        egui::pos2(b.x0 as f32, b.y0 as f32),
-        egui::pos2(b.x1 as f32, b.y1 as f32),
-    )
-}
-
 /// The Legal orders list's move buttons (`→ (4,5), 1 step`), with where they are.
 fn move_buttons(h: &Harness<'_, EditorApp>) -> Vec<(String, egui::Rect)> {
     h.query_all_by_role(Role::Button)
@@ -270,7 +260,7 @@ fn end_phase_never_slides_under_the_pointer_when_the_list_shrinks() {
     h.run();
     let moves = move_buttons(&h);
     assert!(moves.len() >= 2, "{moves:?}");
-    let end = rect_of(&h, "end phase");
+    let end = common::rect_of(&h, "end phase");
     assert!(
         moves.iter().all(|(_, r)| r.min.y > end.max.y),
         "end phase {end:?} stands above the orders: {moves:?}"
@@ -286,7 +276,7 @@ fn end_phase_never_slides_under_the_pointer_when_the_list_shrinks() {
         h.state().session().expect("a game").orders().len() == 1,
         "the move was given"
     );
-    let after = rect_of(&h, "end phase");
+    let after = common::rect_of(&h, "end phase");
     assert_eq!(after, end, "end phase kept its place");
     assert!(
         !after.contains(at.center()),
@@ -343,26 +333,12 @@ fn the_pieces_list_names_enemies_last_seen() {
     );
 }
 
-/// Every text the board paints, with where.
-fn painted_texts(shapes: &[egui::Shape]) -> Vec<(String, egui::Rect)> {
-    shapes
-        .iter()
-        .filter_map(|s| match s {
-            egui::Shape::Text(t) => Some((
-                t.galley.text().to_owned(),
-                egui::Rect::from_min_size(t.pos, t.galley.size()),
-            )),
-            _ => None,
-        })
-        .collect()
-}
-
 /// E8: the region label "entry 1" was drawn over the name of a piece standing in the
 /// region's first cell (b4 arrived there read "entry 1 / entry 1"). The label moves to a
 /// cell of the region no piece stands in.
 #[test]
 fn a_region_label_leaves_a_pieces_name_readable() {
-    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    use grognard_editor::board::{Overlay, Transform};
     use grognard_kernel::geometry::Cell;
     use grognard_kernel::piece::Place;
     let h = play("examples/hex-command.yaml");
@@ -371,21 +347,13 @@ fn a_region_label_leaves_a_pieces_name_readable() {
     // b1 stands in entry 1's first cell, (0,9).
     let b1 = pieces.iter_mut().find(|p| p.name == "b1").expect("b1");
     b1.place = Place::Cell(Cell::new(0, 9));
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let overlay = Overlay::default();
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &pieces,
-        overlay: &overlay,
-    };
     let t = Transform {
         origin: egui::pos2(40.0, 40.0),
         scale: 60.0,
     };
     let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 1000.0));
-    let texts = painted_texts(&board::paint(&h.ctx, &scene, &t, clip));
+    let shapes = common::paint_board(&h.ctx, g, &pieces, &Overlay::default(), &t, clip);
+    let texts = common::text_rects(&shapes);
     let rect = |name: &str| {
         texts
             .iter()

@@ -83,14 +83,9 @@ fn each_sighting_level_shows_what_the_view_holds_and_the_legend_says() {
 /// row now says its conditions.
 #[test]
 fn the_charts_tab_shows_each_rows_conditions() {
-    use egui::accesskit::Role;
     use egui_kittest::kittest::Queryable;
     let mut h = common::scenario("examples/square-blocks.yaml", 1280.0, 800.0);
-    h.get_by_role_and_label(Role::Button, "Charts").click();
-    h.run();
-    h.state_mut()
-        .command(grognard_editor::Command::ShowChart("scout_fate".to_owned()));
-    h.run();
+    common::show_chart(&mut h, "scout_fate");
     for range in 0..4 {
         let words = format!("when range = {range}");
         assert!(h.query_by_label(&words).is_some(), "no {words:?}");

@@ -95,13 +95,7 @@ fn blue_reads_none_of_reds_private_counters_and_keeps_r1s_hits_on_its_counter() 
         overlay: &overlay,
     };
     let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
-    let texts: Vec<String> = board::paint(&h.ctx, &scene, &t, clip)
-        .iter()
-        .filter_map(|s| match s {
-            egui::Shape::Text(t) => Some(t.galley.text().to_owned()),
-            _ => None,
-        })
-        .collect();
+    let texts = common::shape_texts(&board::paint(&h.ctx, &scene, &t, clip));
     let r1 = texts
         .iter()
         .find(|t| t.lines().next().is_some_and(|l| l.starts_with("r1")))
