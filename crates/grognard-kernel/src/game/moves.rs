@@ -1,6 +1,11 @@
 //! Orders that move or turn a piece: a move along a path of cells, a move to a point of an
 //! open table, a facing change, a mode change, and the redeployment of a dummy, with the
 //! hooks each runs after it succeeds. Every step is priced and checked by `steps.rs`.
+//!
+//! A trap: a grid move's start checks (`check_move_start`) are written again in
+//! [`Game::reach_in`] (`steps.rs`), which the legal listing asks instead. A new rule on
+//! whether a piece may start a move goes in both; tests/legal.rs's soundness and
+//! brute-force tests catch a miss.
 
 use crate::action::{Ban, Event, Refusal};
 use crate::cost::Cost;

@@ -3,6 +3,11 @@
 //! meets, pinned pieces, and [`Game::reach`], which walks those same checks over the board.
 //! A reader asking "why was this move refused" starts here; the move itself is in
 //! `moves.rs`.
+//!
+//! A trap: [`Game::reach_in`] repeats a grid move's start checks (pinned, allowance, moved,
+//! held by a rider, spread, on a cell) that `moves.rs`'s `check_move_start` makes for
+//! `apply`, because the legal listing takes grid moves from reach. A new start rule goes in
+//! both; tests/legal.rs's soundness and brute-force tests catch a miss.
 
 use crate::action::{Ban, Refusal, RefusalKind};
 use crate::cost::Cost;
