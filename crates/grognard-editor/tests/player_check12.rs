@@ -376,7 +376,7 @@ fn short_counter_names_are_told_apart_and_explained() {
 /// outlines are; a scenario with no entry region draws none and says nothing of them.
 #[test]
 fn the_board_draws_where_reinforcements_arrive() {
-    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    use grognard_editor::board::{Overlay, Transform};
     let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 1000.0);
     h.get_by_role_and_label(Role::Button, "Play").click();
     h.run();
@@ -390,21 +390,12 @@ fn the_board_draws_where_reinforcements_arrive() {
     );
     let paint = |h: &Harness<'_, EditorApp>| {
         let g = &h.state().session().expect("a game").game;
-        let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-        let overlay = Overlay::default();
-        let scene = BoardScene {
-            rules: g.rules(),
-            board: g.board(),
-            terrain_colors: &colors,
-            pieces: &[],
-            overlay: &overlay,
-        };
         let t = Transform {
             origin: egui::pos2(40.0, 40.0),
             scale: 60.0,
         };
         let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 1000.0));
-        board::paint(&h.ctx, &scene, &t, clip)
+        common::paint_board(&h.ctx, g, &[], &Overlay::default(), &t, clip)
     };
     let shapes = paint(&h);
     let texts = common::shape_texts(&shapes);
@@ -437,7 +428,7 @@ fn the_board_draws_where_reinforcements_arrive() {
 /// could be entered. The exit cells meet the edge, and the card names the half-hex.
 #[test]
 fn exit_cells_meet_the_tables_edge_and_a_closed_half_hex_is_named_so() {
-    use grognard_editor::board::{self, BoardScene, Transform};
+    use grognard_editor::board::{self, Transform};
     use grognard_kernel::geometry::Cell;
     let mut h = common::scenario("examples/hex-leaders.yaml", 1280.0, 800.0);
     h.get_by_role_and_label(Role::Button, "Play").click();
@@ -458,21 +449,13 @@ fn exit_cells_meet_the_tables_edge_and_a_closed_half_hex_is_named_so() {
             .any(|(c, _)| !g.board().contains(*c)),
         "bl3 may step off the board"
     );
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &[],
-        overlay: &overlay,
-    };
     let t = Transform {
         origin: egui::pos2(40.0, 40.0),
         scale: 60.0,
     };
     let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 1000.0));
     let exit = egui::Color32::from_rgba_unmultiplied(255, 140, 0, 140);
-    let tops: Vec<f32> = board::paint(&h.ctx, &scene, &t, clip)
+    let tops: Vec<f32> = common::paint_board(&h.ctx, g, &[], &overlay, &t, clip)
         .iter()
         .filter_map(|s| match s {
             egui::Shape::Path(p) if p.fill == exit => p.points.iter().map(|q| q.y).reduce(f32::min),
@@ -499,25 +482,16 @@ fn exit_cells_meet_the_tables_edge_and_a_closed_half_hex_is_named_so() {
 /// seam across the grey. No drawn cell repeats a corner.
 #[test]
 fn a_half_hex_repeats_no_corner() {
-    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    use grognard_editor::board::{Overlay, Transform};
     let h = common::scenario("examples/hex-leaders.yaml", 1280.0, 800.0);
     let g = &h.state().session().expect("a game").game;
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let overlay = Overlay::default();
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &[],
-        overlay: &overlay,
-    };
     let t = Transform {
         origin: egui::pos2(40.0, 40.0),
         scale: 60.0,
     };
     let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1200.0, 1000.0));
     let mut cells = 0;
-    for s in board::paint(&h.ctx, &scene, &t, clip) {
+    for s in common::paint_board(&h.ctx, g, &[], &Overlay::default(), &t, clip) {
         if let egui::Shape::Path(p) = s
             && p.closed
         {

@@ -10,7 +10,7 @@ use egui::{Rect, Shape};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use grognard_editor::EditorApp;
-use grognard_editor::board::{self, BoardScene, Look, Overlay, Transform};
+use grognard_editor::board::{Look, Overlay};
 
 fn tab(h: &mut Harness<'_, EditorApp>, name: &str) {
     h.get_by_role_and_label(Role::Button, name).click();
@@ -44,28 +44,19 @@ fn texts(shapes: &[Shape]) -> Vec<(String, Rect, f32)> {
 fn small_counters_and_bases_carry_readable_names() {
     let mut h = scenario("examples/black-powder.yaml", 1024.0, 700.0);
     tab(&mut h, "Play");
+    let t = common::drawn_transform(&h);
     let app = h.state();
-    let (a, b) = (
-        app.board_on_screen(0.0, 0.0).expect("drawn"),
-        app.board_on_screen(1.0, 0.0).expect("drawn"),
-    );
-    let t = Transform {
-        origin: a,
-        scale: b.x - a.x,
-    };
     let g = &app.session().expect("a game").game;
     let pieces = app.drawn_pieces().to_vec();
-    let overlay = Overlay::default();
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &pieces,
-        overlay: &overlay,
-    };
     let clip = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 700.0));
-    let drawn = texts(&board::paint(&h.ctx, &scene, &t, clip));
+    let drawn = texts(&common::paint_board(
+        &h.ctx,
+        g,
+        &pieces,
+        &Overlay::default(),
+        &t,
+        clip,
+    ));
     for p in pieces.iter().filter(|p| p.look == Look::Open) {
         let shown = drawn
             .iter()

@@ -5,8 +5,8 @@
 mod common;
 
 use common::scenario;
+use egui::Rect;
 use egui::accesskit::Role;
-use egui::{Rect, Shape};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use grognard_editor::EditorApp;
@@ -24,29 +24,12 @@ fn view_as(h: &mut Harness<'_, EditorApp>, who: &str) {
     h.run();
 }
 
-/// Every text drawn among `shapes`.
-fn texts(shapes: &[Shape]) -> Vec<String> {
-    shapes
-        .iter()
-        .filter_map(|s| match s {
-            Shape::Text(t) => Some(t.galley.text().to_owned()),
-            _ => None,
-        })
-        .collect()
-}
-
 /// The Play board as the editor drew it last: its transform and pieces.
 fn drawn_board(h: &Harness<'_, EditorApp>) -> (Transform, Vec<DrawPiece>) {
-    let app = h.state();
-    let (a, b) = (
-        app.board_on_screen(0.0, 0.0).expect("drawn"),
-        app.board_on_screen(1.0, 0.0).expect("drawn"),
-    );
-    let t = Transform {
-        origin: a,
-        scale: b.x - a.x,
-    };
-    (t, app.drawn_pieces().to_vec())
+    (
+        common::drawn_transform(h),
+        h.state().drawn_pieces().to_vec(),
+    )
 }
 
 /// Item 1: square-blocks' log names the Austrians' blocks by handle ("french sights enemy
@@ -61,17 +44,9 @@ fn every_enemy_on_the_board_carries_the_name_the_log_uses() {
     let (t, pieces) = drawn_board(&h);
     let g = &h.state().session().expect("a game").game;
     let french = g.side_by_name("french").expect("french");
-    let overlay = Overlay::default();
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &pieces,
-        overlay: &overlay,
-    };
     let clip = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
-    let drawn = texts(&board::paint(&h.ctx, &scene, &t, clip));
+    let shapes = common::paint_board(&h.ctx, g, &pieces, &Overlay::default(), &t, clip);
+    let drawn = common::shape_texts(&shapes);
     let enemies: Vec<&DrawPiece> = pieces.iter().filter(|p| p.side != french).collect();
     assert!(
         enemies.iter().any(|p| p.look == Look::FaceDown),
@@ -333,16 +308,8 @@ fn reach_off_the_board_is_marked_as_an_exit_and_explained() {
         .filter(|(c, _)| !g.board().contains(*c))
         .collect();
     assert!(!off.is_empty(), "bl1 can step off its baseline");
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &pieces,
-        overlay: &overlay,
-    };
     let clip = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
-    let drawn = texts(&board::paint(&h.ctx, &scene, &t, clip));
+    let drawn = common::shape_texts(&common::paint_board(&h.ctx, g, &pieces, &overlay, &t, clip));
     assert_eq!(
         drawn.iter().filter(|s| *s == board::EXIT_MARK).count(),
         off.len(),

@@ -10,7 +10,7 @@ use egui::{Rect, Shape};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use grognard_editor::EditorApp;
-use grognard_editor::board::{self, BoardScene, DrawPiece, Overlay, Transform};
+use grognard_editor::board::{DrawPiece, Overlay, Transform};
 use grognard_kernel::geometry::open::Len;
 use grognard_kernel::piece::Place;
 
@@ -27,26 +27,10 @@ fn drawn_texts(
     size: egui::Vec2,
 ) -> (Transform, Vec<(String, Rect)>) {
     let app = h.state();
-    let (a, b) = (
-        app.board_on_screen(0.0, 0.0).expect("drawn"),
-        app.board_on_screen(1.0, 0.0).expect("drawn"),
-    );
-    let t = Transform {
-        origin: a,
-        scale: b.x - a.x,
-    };
+    let t = common::drawn_transform(h);
     let g = &app.session().expect("a game").game;
-    let overlay = Overlay::default();
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces,
-        overlay: &overlay,
-    };
     let clip = Rect::from_min_size(egui::Pos2::ZERO, size);
-    let texts = board::paint(&h.ctx, &scene, &t, clip)
+    let texts = common::paint_board(&h.ctx, g, pieces, &Overlay::default(), &t, clip)
         .iter()
         .filter_map(|s| match s {
             Shape::Text(t) => Some((
@@ -165,26 +149,10 @@ fn sized_texts(
     size: egui::Vec2,
 ) -> Vec<(String, Rect, f32)> {
     let app = h.state();
-    let (a, b) = (
-        app.board_on_screen(0.0, 0.0).expect("drawn"),
-        app.board_on_screen(1.0, 0.0).expect("drawn"),
-    );
-    let t = Transform {
-        origin: a,
-        scale: b.x - a.x,
-    };
+    let t = common::drawn_transform(h);
     let g = &app.session().expect("a game").game;
-    let overlay = Overlay::default();
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces,
-        overlay: &overlay,
-    };
     let clip = Rect::from_min_size(egui::Pos2::ZERO, size);
-    board::paint(&h.ctx, &scene, &t, clip)
+    common::paint_board(&h.ctx, g, pieces, &Overlay::default(), &t, clip)
         .iter()
         .filter_map(|s| match s {
             Shape::Text(t) => Some((

@@ -8,7 +8,7 @@ mod common;
 use common::scenario;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+use grognard_editor::board::Overlay;
 use grognard_editor::scene::{DrawPiece, label_lines};
 use grognard_editor::view::{ViewAs, pieces_for, pieces_from_view};
 use grognard_editor::words::piece_card;
@@ -77,25 +77,10 @@ fn blue_reads_none_of_reds_private_counters_and_keeps_r1s_hits_on_its_counter() 
     // On the board as the Play tab lays it out, r1's counter shows its hits (`hits 1`, or
     // that amount shortened), pushed off neither by a line of private zeros nor by the
     // sight level after it (`h1 …`: the rest is on the hover card).
-    let (a, b) = (
-        app.board_on_screen(0.0, 0.0).expect("drawn"),
-        app.board_on_screen(1.0, 0.0).expect("drawn"),
-    );
-    let t = Transform {
-        origin: a,
-        scale: b.x - a.x,
-    };
-    let overlay = Overlay::default();
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &drawn,
-        overlay: &overlay,
-    };
+    let t = common::drawn_transform(&h);
     let clip = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
-    let texts = common::shape_texts(&board::paint(&h.ctx, &scene, &t, clip));
+    let shapes = common::paint_board(&h.ctx, g, &drawn, &Overlay::default(), &t, clip);
+    let texts = common::shape_texts(&shapes);
     let r1 = texts
         .iter()
         .find(|t| t.lines().next().is_some_and(|l| l.starts_with("r1")))

@@ -194,6 +194,20 @@ pub fn board_transform(h: &Harness<'_, EditorApp>) -> Transform {
     }
 }
 
+/// The transform the Play tab drew its board with, from where the points (0, 0) and
+/// (1, 0) of the table are on screen.
+pub fn drawn_transform(h: &Harness<'_, EditorApp>) -> Transform {
+    let app = h.state();
+    let (a, b) = (
+        app.board_on_screen(0.0, 0.0).expect("drawn"),
+        app.board_on_screen(1.0, 0.0).expect("drawn"),
+    );
+    Transform {
+        origin: a,
+        scale: b.x - a.x,
+    }
+}
+
 /// Turns the mouse wheel at `at` by `dy` points (positive: toward the top), then runs
 /// `frames` frames for the scroll to end.
 pub fn wheel(h: &mut Harness<'_, EditorApp>, at: Pos2, dy: f32, frames: usize) {
