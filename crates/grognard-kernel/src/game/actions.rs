@@ -17,6 +17,11 @@ use super::{Game, MAX_TRIGGER_DEPTH, Resolution};
 use crate::state::{State, World, roll_record};
 
 /// What [`Game::check_act`] found: the action, its actor and target, and how they stand.
+///
+/// Only `apply`'s check ([`Measure::ForChart`]) fills every field: for the legal listing
+/// ([`Game::act_passes`], [`Measure::ChecksOnly`]) `table_distance` is 0 and
+/// `flank_or_rear` is false. A check in [`Game::judge_act`] must therefore never read them
+/// (it measures for itself), or it would answer differently in `legal` and in `apply`.
 pub(super) struct ActCheck<'r, 's> {
     def: &'r crate::rules::ActionDef,
     actor: &'s crate::piece::Piece,
