@@ -78,21 +78,29 @@ fn without_test_modules(text: &str) -> String {
     kept.join("\n")
 }
 
-/// The name a line declares as a function, if it starts one (`pub(crate) async fn x(`...).
+/// The name a line declares as a function, if it starts one: any visibility (`pub`,
+/// `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in path)`), then any of `default`,
+/// `const`, `async`, `unsafe` and `extern` with or without its ABI string, in any order.
 fn fn_name(line: &str) -> Option<String> {
     let mut rest = line.trim_start();
-    for prefix in [
-        "pub(crate) ",
-        "pub(super) ",
-        "pub ",
-        "const ",
-        "async ",
-        "unsafe ",
-    ] {
-        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    if let Some(after) = rest.strip_prefix("pub") {
+        if let Some(inner) = after.strip_prefix('(') {
+            rest = inner.split_once(')')?.1.trim_start();
+        } else if after.starts_with(' ') {
+            rest = after.trim_start();
+        }
     }
-    for prefix in ["const ", "async ", "unsafe ", "extern \"C\" "] {
-        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    loop {
+        let before = rest;
+        for qualifier in ["default ", "const ", "async ", "unsafe ", "extern "] {
+            rest = rest.strip_prefix(qualifier).unwrap_or(rest).trim_start();
+        }
+        if let Some(abi) = rest.strip_prefix('"') {
+            rest = abi.split_once('"')?.1.trim_start();
+        }
+        if rest == before {
+            break;
+        }
     }
     let rest = rest.strip_prefix("fn ")?;
     let name: String = rest
@@ -169,6 +177,48 @@ fn the_counter_finds_a_long_body_and_skips_tests_and_bodiless_signatures() {
     let found = long_functions(&text, LIMIT);
     assert_eq!(found, vec![("long".to_owned(), 6, LIMIT + 4)]);
     assert!(long_functions(&text, LIMIT + 4).is_empty());
+}
+
+#[test]
+fn the_counter_sees_every_form_of_fn() {
+    for (line, name) in [
+        ("fn plain(", "plain"),
+        ("    pub fn a(", "a"),
+        ("    pub(crate) fn b(", "b"),
+        ("    pub(super) fn c(", "c"),
+        ("    pub(self) fn c2(", "c2"),
+        ("pub(in crate::game) fn d(", "d"),
+        ("    pub(in crate::game) fn hook_failed<'a>(", "hook_failed"),
+        ("pub const fn e(", "e"),
+        ("pub(crate) const unsafe fn f(", "f"),
+        ("    async fn g(", "g"),
+        ("pub(crate) async unsafe fn h(", "h"),
+        ("unsafe fn i(", "i"),
+        ("extern \"C\" fn j(", "j"),
+        ("pub unsafe extern \"C\" fn k(", "k"),
+        ("extern fn l(", "l"),
+        ("default fn m(", "m"),
+    ] {
+        assert_eq!(fn_name(line).as_deref(), Some(name), "{line}");
+    }
+    for line in [
+        "let fn_name = 1;",
+        "pub struct F;",
+        "// fn commented(",
+        "pub(crate) use x::fn_y;",
+        "pub(in crate::game) enum TargetBan<'a> {",
+        "extern crate alloc;",
+        "\"fn\" in a string",
+    ] {
+        assert_eq!(fn_name(line), None, "{line}");
+    }
+    // A long body behind `pub(in path)` is counted like any other.
+    let body = "    let x = 1;\n".repeat(LIMIT);
+    let text = format!("pub(in crate::game) fn long() {{\n{body}}}\n");
+    assert_eq!(
+        long_functions(&text, LIMIT),
+        vec![("long".to_owned(), 1, LIMIT + 2)]
+    );
 }
 
 #[test]
