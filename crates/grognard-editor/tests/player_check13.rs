@@ -2,6 +2,7 @@
 //! the editor shows it, the tabs driven with egui_kittest.
 
 mod common;
+use common::{enabled, rect_of, wheel};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -24,13 +25,6 @@ fn give(h: &mut Harness<'static, EditorApp>, orders: &str) {
         h.state_mut().command(Command::Give(order.action));
         h.run();
     }
-}
-
-/// Whether the button labelled `label` is there and can be clicked.
-fn enabled(h: &Harness<'_, EditorApp>, label: &str) -> bool {
-    !h.get_by_role_and_label(Role::Button, label)
-        .accesskit_node()
-        .is_disabled()
 }
 
 fn play(path: &str) -> Harness<'static, EditorApp> {
@@ -200,16 +194,6 @@ fn the_play_tab_says_how_to_win_and_the_end_says_what_made_the_points() {
     );
 }
 
-/// Where a label's node is on screen (the last so labelled: a line may repeat).
-fn rect_of(h: &Harness<'_, EditorApp>, label: &str) -> egui::Rect {
-    let n = h.query_all_by_label(label).last().expect(label);
-    let b = n.accesskit_node().bounding_box().expect("laid out");
-    egui::Rect::from_min_max(
-        egui::pos2(b.x0 as f32, b.y0 as f32),
-        egui::pos2(b.x1 as f32, b.y1 as f32),
-    )
-}
-
 /// Runs frames as the editor's window does: one, then more while one is asked for.
 fn settle(h: &mut Harness<'_, EditorApp>) {
     h.step();
@@ -217,21 +201,6 @@ fn settle(h: &mut Harness<'_, EditorApp>) {
         if !h.ctx.requested_repaint_last_pass() {
             return;
         }
-        h.step();
-    }
-}
-
-/// Turns the mouse wheel at `at` (positive: toward the top), then lets the scroll end.
-fn wheel(h: &mut Harness<'_, EditorApp>, at: egui::Pos2, dy: f32) {
-    h.event(egui::Event::PointerMoved(at));
-    h.event(egui::Event::MouseWheel {
-        unit: egui::MouseWheelUnit::Point,
-        delta: egui::vec2(0.0, dy),
-        modifiers: egui::Modifiers::NONE,
-        phase: egui::TouchPhase::Move,
-        source: egui::MouseWheelSource::Wheel,
-    });
-    for _ in 0..40 {
         h.step();
     }
 }
@@ -276,7 +245,7 @@ fn the_logs_follow_the_newest_line_and_the_wheel_scrolls_only_the_log_under_it()
     let over = rect_of(&h, &last).center() - egui::vec2(0.0, 30.0);
     // At the log's end, the wheel moves nothing else.
     let head = rect_of(&h, "Dice log");
-    wheel(&mut h, over, -3000.0);
+    wheel(&mut h, over, -3000.0, 40);
     assert_eq!(
         rect_of(&h, "Dice log"),
         head,
@@ -284,7 +253,7 @@ fn the_logs_follow_the_newest_line_and_the_wheel_scrolls_only_the_log_under_it()
     );
     assert!(newest_in_sight(&h));
     // Scrolled up, the log stays put as lines come, and offers the way back.
-    wheel(&mut h, over, 150.0);
+    wheel(&mut h, over, 150.0, 40);
     end_phases(&mut h, 2);
     assert!(
         !newest_in_sight(&h),
@@ -295,7 +264,7 @@ fn the_logs_follow_the_newest_line_and_the_wheel_scrolls_only_the_log_under_it()
     assert!(newest_in_sight(&h));
     assert!(h.query_by_label("Jump to latest").is_none());
     // Scrolled up at the end of one game, the next game's log follows from its start.
-    wheel(&mut h, over, 150.0);
+    wheel(&mut h, over, 150.0, 40);
     h.state_mut().command(Command::Chosen(
         grognard_editor::app::FilePurpose::OpenScenario,
         std::path::PathBuf::from("examples/square-blocks.yaml"),

@@ -2,7 +2,7 @@
 //! checked as the editor shows it, the Play tab driven with egui_kittest.
 
 mod common;
-use common::status;
+use common::{enabled, status};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -33,27 +33,10 @@ fn id_of(h: &Harness<'_, EditorApp>, name: &str) -> PieceId {
         .id
 }
 
-/// The board's transform as drawn, from where two cells' centres are on screen.
-fn board_transform(h: &Harness<'_, EditorApp>) -> grognard_editor::board::Transform {
-    use grognard_kernel::geometry::Cell;
-    let g = &h.state().session().expect("a game").game;
-    let grid = g.board().grid().expect("a grid");
-    let (a, b) = (Cell::new(0, 0), Cell::new(1, 0));
-    let sa = h.state().cell_on_screen(a).expect("drawn");
-    let sb = h.state().cell_on_screen(b).expect("drawn");
-    let (ax, ay) = grognard_editor::board::cell_center(grid, a);
-    let (bx, _) = grognard_editor::board::cell_center(grid, b);
-    let scale = (sb.x - sa.x) / (bx - ax);
-    grognard_editor::board::Transform {
-        origin: sa - egui::vec2(ax, ay) * scale,
-        scale,
-    }
-}
-
 /// Where `name`'s counter is drawn on screen (fanned in a stack).
 fn counter_centre(h: &Harness<'_, EditorApp>, name: &str) -> egui::Pos2 {
     use grognard_editor::board::{self, BoardScene};
-    let t = board_transform(h);
+    let t = common::board_transform(h);
     let pieces = h.state().drawn_pieces().to_vec();
     let game = &h.state().session().expect("a game").game;
     let overlay = h.state().board_overlay();
@@ -286,17 +269,7 @@ fn a_long_scenario_menu_uses_the_window_and_scrolls_within_it() {
         !list.contains_rect(r),
         "{last} fits at once: no scrolling to check"
     );
-    h.event(egui::Event::PointerMoved(list.center()));
-    h.event(egui::Event::MouseWheel {
-        unit: egui::MouseWheelUnit::Point,
-        delta: egui::vec2(0.0, -2000.0),
-        modifiers: egui::Modifiers::NONE,
-        phase: egui::TouchPhase::Move,
-        source: egui::MouseWheelSource::Wheel,
-    });
-    for _ in 0..40 {
-        h.step();
-    }
+    common::wheel(&mut h, list.center(), -2000.0, 40);
     let (list, entries) = scenario_menu(&h);
     let r = entries
         .iter()
@@ -513,11 +486,4 @@ fn a_finished_game_can_be_stepped_through_and_back_to_its_end() {
     h.key_press(egui::Key::End);
     h.run();
     assert_eq!(h.state().review_position(), None);
-}
-
-/// Whether the button labelled `label` is there and can be clicked.
-fn enabled(h: &Harness<'_, EditorApp>, label: &str) -> bool {
-    !h.get_by_role_and_label(Role::Button, label)
-        .accesskit_node()
-        .is_disabled()
 }

@@ -7,7 +7,6 @@ mod common;
 use common::status;
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -155,20 +154,6 @@ fn duel_that_always_draws(tab: &str) -> Harness<'static, EditorApp> {
     h
 }
 
-fn wait(h: &mut Harness<'_, EditorApp>, busy: impl Fn(&EditorApp) -> bool) {
-    let started = Instant::now();
-    h.step();
-    while busy(h.state()) {
-        assert!(
-            started.elapsed() < Duration::from_secs(240),
-            "still running"
-        );
-        std::thread::sleep(Duration::from_millis(30));
-        h.step();
-    }
-    h.run();
-}
-
 /// Simulate: 0% for each side and a flat chart did not say that every game was a draw.
 #[test]
 fn simulate_says_when_every_game_was_drawn() {
@@ -177,7 +162,7 @@ fn simulate_says_when_every_game_was_drawn() {
         .set_value_accesskit(20.0);
     h.run();
     h.get_by_role_and_label(Role::Button, "Run").click();
-    wait(&mut h, |a| {
+    common::wait_while(&mut h, |a| {
         a.simulation_results().is_none() || a.simulating()
     });
     // The ruleset in force (11+) drew every game; its base (9+) did not.
@@ -214,7 +199,7 @@ fn tune_says_when_every_game_was_drawn() {
         .set_value_accesskit(20.0);
     h.run();
     h.get_by_role_and_label(Role::Button, "Run").click();
-    wait(&mut h, EditorApp::tuning);
+    common::wait_while(&mut h, EditorApp::tuning);
     assert!(
         h.query_by_label_contains("Every game was drawn (")
             .is_some(),

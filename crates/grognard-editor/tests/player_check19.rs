@@ -6,22 +6,10 @@
 mod common;
 use common::{copied, rewrite, status};
 
-use std::time::Duration;
-
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::{Command, EditorApp};
-
-/// The `turns:` line of `text` replaced by `turns: eight`, and its line number.
-fn broken_turns(text: &str) -> (String, usize) {
-    let i = text
-        .lines()
-        .position(|l| l.starts_with("turns:"))
-        .expect("a turns line");
-    let old = text.lines().nth(i).expect("line");
-    (text.replace(old, "turns: eight"), i + 1)
-}
 
 /// F14, F17: at 800 × 600, with a game in play and the scenario changed on disk, *New
 /// game from the changed files* was cut off past the right edge; saved broken, the file's
@@ -45,7 +33,7 @@ fn the_changed_files_button_fits_and_a_broken_file_is_told_at_once() {
         .rect();
     assert!(b.right() <= 800.0 && b.left() >= 0.0, "{b:?}");
     assert!(h.state().scenario_problems().is_empty());
-    let (bad, line) = broken_turns(&text);
+    let (bad, line) = common::broken_turns(&text);
     rewrite(&path, &bad, 10);
     h.state_mut().check_files();
     h.run();
@@ -67,7 +55,7 @@ fn the_changed_files_button_fits_and_a_broken_file_is_told_at_once() {
 fn a_broken_scenario_at_start_says_no_game_is_in_play() {
     let (dir, path) = copied("drill-square");
     let text = std::fs::read_to_string(&path).expect("read");
-    let (bad, _) = broken_turns(&text);
+    let (bad, _) = common::broken_turns(&text);
     std::fs::write(&path, bad).expect("write");
     let h = common::sized(
         grognard_editor::Options {
@@ -226,17 +214,6 @@ fn labels_with(h: &Harness<'_, EditorApp>, words: &str) -> Vec<String> {
         .collect()
 }
 
-/// Waits (running frames) while `busy` holds, at most four minutes.
-fn wait(h: &mut Harness<'_, EditorApp>, busy: fn(&EditorApp) -> bool) {
-    let start = std::time::Instant::now();
-    while busy(h.state()) {
-        assert!(start.elapsed() < Duration::from_secs(240), "{}", status(h));
-        std::thread::sleep(Duration::from_millis(20));
-        h.step();
-    }
-    h.run();
-}
-
 /// F9: Tune stopped before its first candidate was measured said "stopped after 17 games"
 /// beside "No candidate was measured." and "0 candidates, 0 games". It says the games were
 /// of the first candidate, not finished, and that nothing was measured — once.
@@ -253,7 +230,7 @@ fn a_tune_stopped_before_a_candidate_is_measured_says_so_once() {
     assert!(h.state().tuning(), "{}", status(&h));
     h.get_by_label("Stop").click();
     h.step();
-    wait(&mut h, EditorApp::tuning);
+    common::wait_while(&mut h, EditorApp::tuning);
     // The tab's line (the status line says it too, after "tuning").
     let stopped: Vec<String> = labels_with(&h, "stopped after")
         .into_iter()

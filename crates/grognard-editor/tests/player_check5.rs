@@ -222,20 +222,8 @@ fn the_event_log_follows_new_lines_unless_scrolled_up() {
     let from_foot = |h: &Harness<'_, EditorApp>| span(h, &first).0 - span(h, "Dice log").0;
     let before = from_foot(&h);
     let (dice, _) = span(&h, "Dice log");
-    h.event(egui::Event::PointerMoved(egui::pos2(
-        1100.0,
-        (dice - 40.0) as f32,
-    )));
-    h.event(egui::Event::MouseWheel {
-        unit: egui::MouseWheelUnit::Point,
-        delta: egui::vec2(0.0, 2000.0),
-        modifiers: egui::Modifiers::NONE,
-        phase: egui::TouchPhase::Move,
-        source: egui::MouseWheelSource::Wheel,
-    });
-    for _ in 0..30 {
-        h.step();
-    }
+    let over = egui::pos2(1100.0, (dice - 40.0) as f32);
+    common::wheel(&mut h, over, 2000.0, 30);
     h.run();
     let up = from_foot(&h);
     assert!(up > before, "scrolled up: {before} → {up}");

@@ -231,7 +231,8 @@ pub fn wait_while(h: &mut Harness<'_, EditorApp>, busy: impl Fn(&EditorApp) -> b
     while busy(h.state()) {
         assert!(
             started.elapsed() < std::time::Duration::from_secs(240),
-            "still running"
+            "still running: {}",
+            status(h)
         );
         std::thread::sleep(std::time::Duration::from_millis(30));
         h.step();
