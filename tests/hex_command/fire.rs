@@ -787,12 +787,18 @@ fn guns_firing_at_works_roll_for_the_structure_first() {
     // Structure damage: quick works are levelled, a redoubt becomes quick works.
     let damage = ["--option", "structure_damage=on"];
     let seed = seed_showing(&f, &fire, &damage, struck("works"));
-    let out = f.ok(
+    let p = f.json(
         &fire,
         &["--option", "structure_damage=on", "--seed", seed.as_str()],
     );
-    has(&out, "r works 4 → 0");
-    has(&out, "the quick works of r are levelled");
+    assert_counted(&p, "r", "works", 4, 0);
+    // prose: the script's note says in words what the counter event above shows.
+    let levelled = "the quick works of r are levelled";
+    assert!(
+        p.events.iter().any(|e| e["text"] == levelled),
+        "{:?}",
+        p.events
+    );
     let redoubt = field(None, "", &pieces.replace("works: 4", "works: 6"));
     let seed = seed_showing(&redoubt, &fire, &damage, struck("works"));
     let p = redoubt.json(

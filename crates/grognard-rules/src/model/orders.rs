@@ -12,7 +12,7 @@
 //! mapping, and an externally tagged enum beside another field needs `#[serde(flatten)]`.
 //! This crate's decoder reads a struct holding a flattened field as a plain map, so it
 //! would no longer report a misspelt key in an order (`peice:`), and would give the values
-//! inside the flattened enum no location (de/mod.rs:49-52, the decoder's "Limits"): a bad
+//! inside the flattened enum no location (the *Limits* of de/mod.rs's `//!`): a bad
 //! order would be reported at its entry, not at its line. And `end_phase: true` is a flag,
 //! not the form of a unit variant. The struct keeps both the reports and the file's shape;
 //! `OrderSpec::slots`, which names every field, keeps the enum exhaustive.
