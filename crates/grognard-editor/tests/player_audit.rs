@@ -4,42 +4,26 @@
 //! drawn each their own way, the reach kept on the table, the tape's reading clear of the
 //! hover card, counts in words, and orders in a player's words.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use egui::accesskit::Role;
 use egui::{Rect, Shape};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use grognard_editor::EditorApp;
 use grognard_editor::board::{self, BoardScene, DrawPiece, FacingMark, Look, Overlay, Transform};
 use grognard_editor::view::{ViewAs, pieces_for};
-use grognard_editor::{EditorApp, Options, Saved};
 use grognard_kernel::game::Game;
 use grognard_kernel::geometry::{Cell, Facing};
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_kernel::piece::Place;
 
-/// The workspace root, where `rulesets/` and `examples/` are. The editor is given it as
-/// its root (`Options::root`), so no test depends on the process's current folder.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
+/// The scenario at `path` (from the workspace root, as `common::scenario` opens it),
+/// `size` large, on the Play tab.
 fn with_scenario_at(path: &str, size: egui::Vec2) -> Harness<'static, EditorApp> {
-    let options = Options {
-        scenario: Some(PathBuf::from(path)),
-        ..Options::default()
-    };
-    let app = EditorApp::new(
-        Saved::default(),
-        Options {
-            root: Some(root()),
-            ..options
-        },
-    );
-    let mut h = Harness::builder()
-        .with_size(size)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    h.run();
+    let mut h = common::scenario(path, size.x, size.y);
     h.get_by_role_and_label(Role::Button, "Play").click();
     h.run();
     h
@@ -60,38 +44,6 @@ fn side(g: &Game, name: &str) -> SideId {
             .position(|s| s.name == name)
             .expect("the side") as u8,
     )
-}
-
-/// The transform the Play tab drew its board with (from two cells' centres on screen).
-fn board_transform(h: &Harness<'_, EditorApp>) -> Transform {
-    let g = game(h);
-    let grid = g.board().grid().expect("a grid");
-    let (a, b) = (Cell::new(0, 0), Cell::new(1, 0));
-    let (sa, sb) = (
-        h.state().cell_on_screen(a).expect("drawn"),
-        h.state().cell_on_screen(b).expect("drawn"),
-    );
-    let (ax, ay) = board::cell_center(grid, a);
-    let (bx, _) = board::cell_center(grid, b);
-    let scale = (sb.x - sa.x) / (bx - ax);
-    Transform {
-        origin: sa - egui::vec2(ax, ay) * scale,
-        scale,
-    }
-}
-
-/// Every text drawn among `shapes`, with where it stands on screen.
-fn texts(shapes: &[Shape]) -> Vec<(String, Rect)> {
-    shapes
-        .iter()
-        .filter_map(|s| match s {
-            Shape::Text(t) => Some((
-                t.galley.text().to_owned(),
-                Rect::from_min_size(t.pos, t.galley.size()),
-            )),
-            _ => None,
-        })
-        .collect()
 }
 
 // Item 7: a facing arrow only where the viewer knows the facing.
@@ -268,20 +220,12 @@ fn the_reach_of_a_base_is_cut_at_the_tables_edge() {
         reach_base: Some((placed, facing)),
         ..Overlay::default()
     };
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &pieces,
-        overlay: &overlay,
-    };
     let t = Transform {
         origin: egui::pos2(50.0, 50.0),
         scale: 5.0,
     };
     let screen = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(2000.0, 2000.0));
-    let shapes = board::paint(&h.ctx, &scene, &t, screen);
+    let shapes = common::paint_board(&h.ctx, g, &pieces, &overlay, &t, screen);
     let table = Rect::from_min_max(
         t.to_screen(0.0, 0.0),
         t.to_screen(width.0 as f32 / 1000.0, height.0 as f32 / 1000.0),
@@ -340,7 +284,7 @@ fn cut_names_keep_their_distinguishing_end() {
 #[test]
 fn every_counter_keeps_a_label_on_a_small_window() {
     let h = with_scenario_at("examples/hex-leaders.yaml", egui::vec2(800.0, 600.0));
-    let t = board_transform(&h);
+    let t = common::board_transform(&h);
     let g = game(&h);
     let pieces = h.state().drawn_pieces().to_vec();
     assert!(!pieces.is_empty());
@@ -354,7 +298,7 @@ fn every_counter_keeps_a_label_on_a_small_window() {
         overlay: &overlay,
     };
     let clip = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
-    let drawn = texts(&board::paint(&h.ctx, &scene, &t, clip));
+    let drawn = common::text_rects(&board::paint(&h.ctx, &scene, &t, clip));
     let open = pieces.iter().filter(|p| p.look == Look::Open).count();
     let named: Vec<_> = drawn
         .iter()
@@ -393,7 +337,6 @@ fn facing_piece(facing: u8) -> DrawPiece {
 fn the_facing_arrow_never_covers_the_name() {
     let h = with_scenario("examples/hex-command.yaml");
     let g = game(&h);
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
     let overlay = Overlay::default();
     let t = Transform {
         origin: egui::pos2(40.0, 40.0),
@@ -402,14 +345,7 @@ fn the_facing_arrow_never_covers_the_name() {
     let clip = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1000.0, 1000.0));
     for facing in 0..6 {
         let pieces = vec![facing_piece(facing)];
-        let scene = BoardScene {
-            rules: g.rules(),
-            board: g.board(),
-            terrain_colors: &colors,
-            pieces: &pieces,
-            overlay: &overlay,
-        };
-        let shapes = board::paint(&h.ctx, &scene, &t, clip);
+        let shapes = common::paint_board(&h.ctx, g, &pieces, &overlay, &t, clip);
         let arrow = shapes
             .iter()
             .find_map(|s| match s {
@@ -419,7 +355,7 @@ fn the_facing_arrow_never_covers_the_name() {
                 _ => None,
             })
             .expect("an arrow");
-        let drawn = texts(&shapes);
+        let drawn = common::text_rects(&shapes);
         let (text, rect) = drawn.first().expect("a label");
         assert!(text.starts_with("hale"), "{text}");
         assert!(
@@ -498,8 +434,11 @@ fn legal_orders_read_in_words_grouped_by_piece() {
     let mut h = with_scenario("examples/drill-square.yaml");
     // Nothing selected: one folded group per piece, no order in the orders file's form.
     assert!(h.query_by_label_contains("path [[").is_none());
-    let s = grognard_rules::load::load_scenario(&root().join("examples/drill-square.yaml"), None)
-        .expect("scenario");
+    let s = grognard_rules::load::load_scenario(
+        &common::root().join("examples/drill-square.yaml"),
+        None,
+    )
+    .expect("scenario");
     let g = s
         .start(None, &[], &mut grognard_kernel::hooks::NoHooks)
         .expect("starts");

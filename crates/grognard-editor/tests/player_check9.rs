@@ -98,7 +98,7 @@ fn the_charts_tab_shows_each_rows_conditions() {
 #[test]
 fn closed_half_hexes_are_drawn_as_halves_and_said_closed() {
     use egui::{Rect, Shape};
-    use grognard_editor::board::{self, BoardScene, Overlay, Transform};
+    use grognard_editor::board::{self, Overlay, Transform};
     use grognard_kernel::geometry::Cell;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let scenario =
@@ -127,22 +127,13 @@ fn closed_half_hexes_are_drawn_as_halves_and_said_closed() {
     assert!(whole.iter().any(|l| l.starts_with("to enter")), "{whole:?}");
 
     // Drawn: the half-hex (2,8) ends at its centre's row, the table's edge.
-    let colors = vec![egui::Color32::from_gray(200); g.rules().terrain.len()];
-    let overlay = Overlay::default();
-    let pieces = Vec::new();
-    let scene = BoardScene {
-        rules: g.rules(),
-        board: g.board(),
-        terrain_colors: &colors,
-        pieces: &pieces,
-        overlay: &overlay,
-    };
     let t = Transform {
         origin: egui::pos2(40.0, 40.0),
         scale: 40.0,
     };
     let clip = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(2000.0, 2000.0));
-    let shapes = board::paint(&egui::Context::default(), &scene, &t, clip);
+    let ctx = egui::Context::default();
+    let shapes = common::paint_board(&ctx, g, &[], &Overlay::default(), &t, clip);
     let grid = g.board().grid().expect("a hex grid");
     let (cx, cy) = board::cell_center(grid, Cell::new(2, 8));
     let centre = t.to_screen(cx, cy);
