@@ -17,12 +17,12 @@ local is_formed_infantry = scripts.bp_core.is_formed_infantry
 local is_infantry = scripts.bp_core.is_infantry
 local is_skirmisher = scripts.bp_core.is_skirmisher
 local kind = scripts.bp_core.kind
-local prolong_penalty = scripts.bp_core.prolong_penalty
 local objective_of = scripts.bp_core.objective_of
 local retire = scripts.bp_core.retire
 local rule_distance = scripts.bp_core.rule_distance
 local scale = scripts.bp_core.scale
 local set_counter = scripts.bp_core.set_counter
+local artillery_inputs = scripts.bp_shooting.artillery_inputs
 local call = scripts.bp_hits.call
 local firer_inputs = scripts.bp_hits.firer_inputs
 local roll_to_hit = scripts.bp_hits.roll_to_hit
@@ -71,18 +71,23 @@ local charging_together = nil
 -- 003 Massed Target (l.341-344): the target's closing fire is rolled once; with a massed
 -- column every charging unit suffers the hits, each saving for itself without the attack
 -- column's +1, and a 6 disorders them all.
-local function closing_fire(game, target, charger, dice)
+-- Artillery closing fire is artillery fire in a range band (003 l.443-449), by the club's
+-- reading at close canister, the charger being in contact (l.567-569: only the sheltering
+-- battery goes without the +1 to hit and fires the medium range dice, `band` effective):
+-- the band's to-hit and save modifiers and, after a move on prolong, -1 (l.551-553).
+local function closing_fire(game, target, charger, dice, band)
   local inputs = firer_inputs(game, target, charger)
   inputs.closing_fire = 1
-  if amended(game) and is_artillery(game, target) then
-    -- Closing fire is fire: after a move on prolong, at -1 (003 l.551-553).
-    inputs.prolonged = prolong_penalty(game, target)
-  end
-  local hits, disorders = roll_to_hit(game, dice, inputs, "closing fire by " .. game:name(target))
-  local massed = charging_together or { charger }
   local save = {
     attack_column_vs_closing_fire = b2i(game:mode(charger) == "attack_column"),
   }
+  if amended(game) and is_artillery(game, target) then
+    local hit, band_save = artillery_inputs(game, target, band or "close_canister")
+    for k, v in pairs(hit) do inputs[k] = v end
+    for k, v in pairs(band_save) do save[k] = v end
+  end
+  local hits, disorders = roll_to_hit(game, dice, inputs, "closing fire by " .. game:name(target))
+  local massed = charging_together or { charger }
   if amended(game) then
     save.echelon_vs_closing_fire = b2i(game:mode(charger) == "echelon" and not is_artillery(game, target))
     save.massed_column = b2i(#massed > 1)
@@ -95,6 +100,7 @@ local function closing_fire(game, target, charger, dice)
 end
 
 local function closing_fire_dice(game, target)
+  if amended(game) and is_artillery(game, target) then return game:setting("artillery_dice_close_canister") end
   if amended(game) and (MIXED_MODES[game:mode(target)] or game:mode(target) == "grande_bande") then
     return 1
   end
@@ -334,7 +340,7 @@ local function resolve_charge(game, actor, target, left, sweeping)
   if amended(game) and is_artillery(game, target) and game:option("sheltering_artillery")
     and contact_arc(game, target, actor) == "front" and has_support(game, target) then
     -- Not adopted by the club: the gunners fire (medium range dice) and shelter.
-    closing_fire(game, target, actor, game:setting("artillery_dice_effective"))
+    closing_fire(game, target, actor, game:setting("artillery_dice_effective"), "effective")
     game:set_flag(target, "disordered")
     game:note(game:name(target) .. " shelters behind its support")
     return "sheltered"

@@ -22,6 +22,7 @@ use crate::util::{grognard, root};
 
 mod artillery;
 mod artillery_audit;
+mod artillery_audit2;
 mod charges;
 mod command;
 mod melee;

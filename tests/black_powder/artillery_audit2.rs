@@ -1,0 +1,64 @@
+//! The second outside umpire's artillery audit, round 3 (docs/audits/black-powder.md,
+//! "Second artillery audit (round 3)"): its positions in
+//! `tests/fixtures/audits/black-powder-art2`, played through the binary and asserted on
+//! `play --json` and `legal --json`.
+
+use crate::util::{Played, play_json_in, root};
+
+const DIR: &str = "tests/fixtures/audits/black-powder-art2";
+
+fn fixture(name: &str) -> String {
+    format!("{DIR}/{name}")
+}
+
+/// `play SCENARIO --orders ORDERS --json ARGS` on the audit's files, from the root.
+fn played(scenario: &str, orders: &str, args: &[&str]) -> Played {
+    play_json_in(&root(), &fixture(scenario), &fixture(orders), args)
+}
+
+/// The value of `input` in a roll's JSON (`inputs` as `[name, value]` pairs).
+fn input(roll: &serde_json::Value, name: &str) -> Option<i64> {
+    (roll["inputs"].as_array().into_iter().flatten())
+        .find(|pair| pair[0] == name)
+        .and_then(|pair| pair[1].as_i64())
+}
+
+/// The rolls of `chart` whose purpose is `purpose`.
+fn rolls<'a>(p: &'a Played, chart: &str, purpose: &str) -> Vec<&'a serde_json::Value> {
+    (p.events.iter())
+        .filter(|e| e["event"] == "rolled" && e["roll"]["chart"] == chart)
+        .map(|e| &e["roll"])
+        .filter(|r| r["purpose"] == purpose)
+        .collect()
+}
+
+#[test]
+fn artillery_closing_fire_is_at_close_canister() {
+    // 003 artillery table (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.443-449): close
+    // canister, 3 dice, +1 to hit, -2 to save; the not-adopted Sheltering rule (l.567-569)
+    // takes the "+1 to hit for closing fire" from a sheltering battery, so the reading is
+    // that closing fire is at close canister. Audit Q14: the French 6 lb `frbat`, charged
+    // by `rinf1` from 8.54 rule inches, rolled 3 dice with every band input 0, and the
+    // charger saved on its plain 4+ (seed 5).
+    let p = played(
+        "shoot.yaml",
+        "q13_closing_ctrl.orders.yaml",
+        &["--seed", "5"],
+    );
+    assert_eq!(p.refused, None);
+    let hits = rolls(&p, "to_hit", "closing fire by frbat");
+    assert_eq!(hits.len(), 3, "{:?}", p.events);
+    for roll in &hits {
+        assert_eq!(input(roll, "close_canister"), Some(1), "{roll}");
+        assert_eq!(input(roll, "canister"), Some(0), "{roll}");
+        // The die plus the +1 (d6 2 scores 3).
+        let die = roll["dice"][0]["value"].as_i64().expect("a die");
+        assert_eq!(roll["score"].as_i64(), Some(die + 1), "{roll}");
+    }
+    // One hit (the 6, scoring 7, disorders): rinf1 saves at -2 for close canister.
+    let saves = rolls(&p, "morale_save", "save of rinf1");
+    assert_eq!(saves.len(), 1, "{:?}", p.events);
+    assert_eq!(input(saves[0], "close_canister"), Some(1), "{}", saves[0]);
+    assert_eq!(input(saves[0], "save"), Some(4), "{}", saves[0]);
+    assert_eq!(saves[0]["score"], 0, "d6 6 - 4 - 2: {}", saves[0]);
+}
