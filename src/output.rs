@@ -4,22 +4,16 @@
 use grognard_kernel::action::RefusalKind;
 pub use grognard_play::text::{log_line, roll};
 
-/// `play --json`'s `refused.kind` when the rules never saw the order: the orders file could
-/// not be read, or an order names a side, piece or value the game does not have.
-pub const BAD_ORDERS: &str = "bad_orders";
-
-/// `play --json`'s `refused.kind` when a seat's policy failed (`--policy`).
+/// `play --json`'s `refused.kind` when a seat's policy failed (`--policy`), a word only the
+/// CLI sends.
 pub const POLICY_FAILED: &str = "policy_failed";
 
 /// `play --json`'s `refused.kind` for where an orders file stopped: the kernel's reason
 /// when the rules refused the order (`RefusalKind` as it serializes: `out_of_phase`,
-/// `too_far`, …), [`BAD_ORDERS`] when they never saw it. The kinds are listed in
-/// docs/designer-tools.md.
+/// `too_far`, …), `bad_orders` when they never saw it, in the words the server sends too
+/// (`grognard_play::refusal_word`). The kinds are listed in docs/designer-tools.md.
 pub fn refused_kind(kind: Option<RefusalKind>) -> String {
-    match kind.map(serde_json::to_value) {
-        Some(Ok(serde_json::Value::String(name))) => name,
-        _ => BAD_ORDERS.to_owned(),
-    }
+    grognard_play::refusal_word::refused_word(kind)
 }
 
 /// Writes a line to stdout; a closed pipe ends the program with success, like other

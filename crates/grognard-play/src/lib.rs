@@ -12,12 +12,14 @@
 //! both report, so the two show the same numbers. [`tune`] searches named numbers of a
 //! ruleset for the smallest change that brings a side's win rate to a target, for `grognard
 //! tune` and the editor's Tune panel alike. [`takeback`] says whether an order may be taken
-//! back, for the server's seats and the editor's Undo alike.
+//! back, for the server's seats and the editor's Undo alike. [`refusal_word`] is the word a
+//! refused order's kind is sent as, for `play --json` and the server alike.
 
 #![warn(missing_docs)]
 
 pub mod lua_policy;
 pub mod policy;
+pub mod refusal_word;
 pub mod search;
 pub mod takeback;
 pub mod tally;

@@ -433,16 +433,15 @@ pub enum RefusedKind {
 }
 
 impl RefusedKind {
-    /// The word sent: the kernel's kinds as they serialize (snake case), then
-    /// `bad_orders`, `paused`, `game_full`.
+    /// The word sent: the kernel's kinds as they serialize (snake case) and `bad_orders`,
+    /// the words `play --json` gives too (`grognard_play::refusal_word`), then the server's
+    /// own `paused` and `game_full`.
     #[must_use]
     pub fn word(self) -> String {
+        use grognard_play::refusal_word::{BAD_ORDERS, kind_word};
         match self {
-            Self::Rules(kind) => match serde_json::to_value(kind) {
-                Ok(serde_json::Value::String(word)) => word,
-                _ => format!("{kind:?}"),
-            },
-            Self::BadOrders => "bad_orders".to_owned(),
+            Self::Rules(kind) => kind_word(kind),
+            Self::BadOrders => BAD_ORDERS.to_owned(),
             Self::Paused => "paused".to_owned(),
             Self::GameFull => "game_full".to_owned(),
         }
