@@ -10,7 +10,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::app::phase_line;
-use grognard_editor::scene::{Captions, DrawPiece, FacingMark, Look, fit_lines, label_lines};
+use grognard_editor::scene::{DrawPiece, FacingMark, Look, fit_lines, label_lines};
 use grognard_editor::{Command, EditorApp};
 use grognard_kernel::geometry::Cell;
 use grognard_kernel::ids::{PieceId, SideId};
@@ -190,10 +190,8 @@ fn damage_left_out_of_a_small_counter_is_marked_and_a_caption_carries_it() {
     let alone = fit_lines(&h.ctx, &label_lines(&unhurt), &font, 60.0, 12.0);
     assert_eq!(alone, ["b3 U"]);
     let line3 = marked_piece("b_line3", "formed", &["hits 6", "shaken"]);
-    let mut captions = Captions::default();
     let under = egui::Rect::from_min_size(egui::pos2(100.0, 100.0), egui::vec2(40.0, 4.0));
-    captions.add(&h.ctx, &line3, under, false);
-    let texts = common::shape_texts(&captions.into_shapes());
+    let texts = common::caption_texts(&h.ctx, &line3, under);
     assert_eq!(texts, ["b_line3 F · hits 6; shaken"]);
 }
 

@@ -79,14 +79,6 @@ fn undo_is_refused_after_a_move_that_sighted_the_enemy() {
     assert!(said.contains("cannot be unseen"), "{said}");
 }
 
-/// The text a combo box labelled `label` shows.
-fn shown(h: &Harness<'_, EditorApp>, label: &str) -> String {
-    h.get_by_role_and_label(Role::ComboBox, label)
-        .accesskit_node()
-        .value()
-        .unwrap_or_default()
-}
-
 /// #2: a game against the computer, saved and loaded again, came back with the computer's
 /// side played by "person" (nobody moved red) and the Scenario box naming a path through
 /// the save's folder. A save of the game's own scenario keeps the seats, and the box names
@@ -99,8 +91,11 @@ fn loading_a_save_of_the_same_scenario_keeps_the_computer_seats_and_names_the_sc
         Some(grognard_play::PolicyKind::Greedy),
     ));
     h.run();
-    assert_eq!(shown(&h, "red"), "greedy");
-    assert_eq!(shown(&h, "Scenario"), "examples/hex-command.yaml");
+    assert_eq!(common::combo_value(&h, "red"), "greedy");
+    assert_eq!(
+        common::combo_value(&h, "Scenario"),
+        "examples/hex-command.yaml"
+    );
     let dir = tempfile::tempdir().expect("a temporary folder");
     let save = dir.path().join("hc-mid.json");
     h.state_mut().command(Command::Chosen(
@@ -119,9 +114,12 @@ fn loading_a_save_of_the_same_scenario_keeps_the_computer_seats_and_names_the_sc
         .map(|s| s.text.clone())
         .unwrap_or_default();
     assert!(said.contains("loaded the game"), "{said}");
-    assert_eq!(shown(&h, "red"), "greedy", "{said}");
-    assert_eq!(shown(&h, "blue"), "person");
-    assert_eq!(shown(&h, "Scenario"), "examples/hex-command.yaml");
+    assert_eq!(common::combo_value(&h, "red"), "greedy", "{said}");
+    assert_eq!(common::combo_value(&h, "blue"), "person");
+    assert_eq!(
+        common::combo_value(&h, "Scenario"),
+        "examples/hex-command.yaml"
+    );
 }
 
 /// Plays the open game to its end: the acting side's first listed order that is not the
@@ -362,7 +360,7 @@ fn new_game_starts_again_with_the_seats_and_game_over_keeps_the_turn() {
     let s = h.state().session().expect("a game");
     assert!(s.game.phase().is_some(), "a game in play again");
     assert_eq!(s.orders().len(), 0);
-    assert_eq!(shown(&h, "red"), "random");
+    assert_eq!(common::combo_value(&h, "red"), "random");
     assert!(h.query_by_label_contains("Turn 1 of 1").is_some());
 }
 

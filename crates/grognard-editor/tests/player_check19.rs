@@ -316,11 +316,11 @@ fn tune_forgets_the_last_rulesets_numbers() {
         h.query_by_label_contains("charts.fire_small_b.modifiers.0.per")
             .is_some()
     );
-    h.state_mut().command(Command::Chosen(
+    common::choose(
+        &mut h,
         FilePurpose::OpenScenario,
-        common::root().join("examples/hex-leaders.yaml"),
-    ));
-    h.run();
+        "examples/hex-leaders.yaml",
+    );
     assert!(
         status(&h).contains("started under hex-leaders"),
         "{}",
@@ -392,7 +392,6 @@ fn the_tune_finder_counts_what_matches_and_says_where_it_adds() {
 #[test]
 fn a_caption_names_two_markers_and_counts_the_rest() {
     use grognard_editor::board::DrawPiece;
-    use grognard_editor::scene::Captions;
     let h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
     let markers = [
         "objective 6",
@@ -415,9 +414,7 @@ fn a_caption_names_two_markers_and_counts_the_rest() {
         footprint: None,
     };
     let under = egui::Rect::from_min_size(egui::pos2(200.0, 200.0), egui::vec2(20.0, 20.0));
-    let mut captions = Captions::default();
-    captions.add(&h.ctx, &bde, under, false);
-    let texts = common::shape_texts(&captions.into_shapes());
+    let texts = common::caption_texts(&h.ctx, &bde, under);
     assert_eq!(texts.len(), 1, "{texts:?}");
     assert!(
         texts[0].ends_with(" · objective 6; disordered; +4 more"),

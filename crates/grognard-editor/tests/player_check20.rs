@@ -42,11 +42,11 @@ fn tune_rows(h: &mut Harness<'_, EditorApp>) -> (Vec<String>, usize) {
 fn the_tune_finder_offers_no_name_that_ends_in_a_digit() {
     let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
     let (_, base) = tune_rows(&mut h);
-    h.state_mut().command(Command::Chosen(
+    common::choose(
+        &mut h,
         FilePurpose::OpenRuleset,
-        common::root().join("rulesets/hex-command-limber3.yaml"),
-    ));
-    h.run();
+        "rulesets/hex-command-limber3.yaml",
+    );
     assert_eq!(
         h.state()
             .session()
@@ -208,7 +208,6 @@ fn with_the_computer_on_every_side_the_board_is_not_hidden() {
 #[test]
 fn a_markers_own_comma_does_not_split_it_in_a_caption() {
     use grognard_editor::board::DrawPiece;
-    use grognard_editor::scene::Captions;
     let h = common::scenario("examples/square-blocks.yaml", 1400.0, 900.0);
     let block = DrawPiece {
         id: grognard_kernel::ids::PieceId(8),
@@ -226,9 +225,7 @@ fn a_markers_own_comma_does_not_split_it_in_a_caption() {
         footprint: None,
     };
     let under = egui::Rect::from_min_size(egui::pos2(200.0, 200.0), egui::vec2(20.0, 20.0));
-    let mut captions = Captions::default();
-    captions.add(&h.ctx, &block, under, false);
-    let texts = common::shape_texts(&captions.into_shapes());
+    let texts = common::caption_texts(&h.ctx, &block, under);
     assert_eq!(texts.len(), 1, "{texts:?}");
     assert!(
         texts[0].ends_with(" · seen D; real, not a dummy; +1 more"),

@@ -273,14 +273,6 @@ fn a_counter_keeps_its_mode_letter_and_cuts_no_marker_inside_a_word() {
     assert_eq!(text(2.0), "b3_crew\nF …");
 }
 
-/// What the seat box of the side named `name` shows.
-fn seat_shown(h: &Harness<'_, EditorApp>, name: &str) -> String {
-    h.get_by_role_and_label(Role::ComboBox, name)
-        .accesskit_node()
-        .value()
-        .unwrap_or_default()
-}
-
 /// Finding 14: opening another scenario put every side back to *person*, so a player who
 /// had set "me against the computer" set it again. hex-command and hex-leaders both name
 /// their sides blue and red (examples/hex-leaders.yaml l.31–33): red stays the computer's,
@@ -299,32 +291,32 @@ fn opening_another_scenario_keeps_the_seats_of_sides_of_the_same_name() {
     h.state_mut()
         .command(Command::Seat(red, Some(grognard_play::PolicyKind::Greedy)));
     h.run();
-    assert_eq!(seat_shown(&h, "red"), "greedy");
-    h.state_mut().command(Command::Chosen(
+    assert_eq!(common::combo_value(&h, "red"), "greedy");
+    common::choose(
+        &mut h,
         FilePurpose::OpenScenario,
-        common::root().join("examples/hex-leaders.yaml"),
-    ));
-    h.run();
+        "examples/hex-leaders.yaml",
+    );
     let said = status(&h);
     assert!(said.contains("hex-leaders.yaml started under"), "{said}");
     assert!(
         said.contains("the computer's seats are kept (greedy)"),
         "{said}"
     );
-    assert_eq!(seat_shown(&h, "red"), "greedy");
-    assert_eq!(seat_shown(&h, "blue"), "person");
-    h.state_mut().command(Command::Chosen(
+    assert_eq!(common::combo_value(&h, "red"), "greedy");
+    assert_eq!(common::combo_value(&h, "blue"), "person");
+    common::choose(
+        &mut h,
         FilePurpose::OpenScenario,
-        common::root().join("examples/square-blocks.yaml"),
-    ));
-    h.run();
+        "examples/square-blocks.yaml",
+    );
     let said = status(&h);
     assert!(
         said.contains("no side here is named red, so the computer's seat there was not kept"),
         "{said}"
     );
-    assert_eq!(seat_shown(&h, "austrians"), "person");
-    assert_eq!(seat_shown(&h, "french"), "person");
+    assert_eq!(common::combo_value(&h, "austrians"), "person");
+    assert_eq!(common::combo_value(&h, "french"), "person");
 }
 
 /// Finding 7: at 800 × 600 the Simulate tab cut the game-length histogram at its foot

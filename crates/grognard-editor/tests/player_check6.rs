@@ -5,8 +5,8 @@
 mod common;
 
 use common::scenario;
+use egui::Rect;
 use egui::accesskit::Role;
-use egui::{Rect, Shape};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use grognard_editor::EditorApp;
@@ -15,25 +15,6 @@ use grognard_editor::board::{Look, Overlay};
 fn tab(h: &mut Harness<'_, EditorApp>, name: &str) {
     h.get_by_role_and_label(Role::Button, name).click();
     h.run();
-}
-
-/// Every text drawn among `shapes`, with where it stands and its font's size.
-fn texts(shapes: &[Shape]) -> Vec<(String, Rect, f32)> {
-    shapes
-        .iter()
-        .filter_map(|s| match s {
-            Shape::Text(t) => Some((
-                t.galley.text().to_owned(),
-                Rect::from_min_size(t.pos, t.galley.size()),
-                t.galley
-                    .job
-                    .sections
-                    .first()
-                    .map_or(0.0, |s| s.format.font_id.size),
-            )),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Item 1: at 1024×700 black-powder's bases carried no names and its brigadiers read "…1".
@@ -49,7 +30,7 @@ fn small_counters_and_bases_carry_readable_names() {
     let g = &app.session().expect("a game").game;
     let pieces = app.drawn_pieces().to_vec();
     let clip = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 700.0));
-    let drawn = texts(&common::paint_board(
+    let drawn = common::text_sizes(&common::paint_board(
         &h.ctx,
         g,
         &pieces,

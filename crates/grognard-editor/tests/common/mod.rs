@@ -144,12 +144,25 @@ pub fn shape_texts(shapes: &[Shape]) -> Vec<String> {
 
 /// Every text drawn among `shapes`, with where it stands on screen.
 pub fn text_rects(shapes: &[Shape]) -> Vec<(String, Rect)> {
+    text_sizes(shapes)
+        .into_iter()
+        .map(|(text, rect, _)| (text, rect))
+        .collect()
+}
+
+/// Every text drawn among `shapes`, with where it stands on screen and its font's size.
+pub fn text_sizes(shapes: &[Shape]) -> Vec<(String, Rect, f32)> {
     shapes
         .iter()
         .filter_map(|s| match s {
             Shape::Text(t) => Some((
                 t.galley.text().to_owned(),
                 Rect::from_min_size(t.pos, t.galley.size()),
+                t.galley
+                    .job
+                    .sections
+                    .first()
+                    .map_or(0.0, |s| s.format.font_id.size),
             )),
             _ => None,
         })
@@ -292,4 +305,31 @@ pub fn broken_turns(text: &str) -> (String, usize) {
         .expect("a turns line");
     let old = text.lines().nth(i).expect("line");
     (text.replace(old, "turns: eight"), i + 1)
+}
+
+/// Chooses the file `rel` (from the repository's root) for `purpose`, as the file dialog
+/// would, and runs a frame.
+pub fn choose(
+    h: &mut Harness<'_, EditorApp>,
+    purpose: grognard_editor::app::FilePurpose,
+    rel: &str,
+) {
+    h.state_mut()
+        .command(Command::Chosen(purpose, root().join(rel)));
+    h.run();
+}
+
+/// What the combo box labelled `label` shows.
+pub fn combo_value(h: &Harness<'_, EditorApp>, label: &str) -> String {
+    h.get_by_role_and_label(Role::ComboBox, label)
+        .accesskit_node()
+        .value()
+        .unwrap_or_default()
+}
+
+/// The texts of the captions drawn for `piece` alone over the counter at `under`.
+pub fn caption_texts(ctx: &egui::Context, piece: &DrawPiece, under: Rect) -> Vec<String> {
+    let mut captions = grognard_editor::scene::Captions::default();
+    captions.add(ctx, piece, under, false);
+    shape_texts(&captions.into_shapes())
 }
