@@ -1,10 +1,12 @@
 //! What the ruleset and scenario compile passes report for bad input, through the public
 //! API: words outside their lists, and a bad legend entry on a large map.
 
+mod support;
+
 use std::path::PathBuf;
 
 use grognard_rules::load::{Ruleset, load_ruleset, scenario_from_text};
-use grognard_rules::schema::{SchemaKind, schema};
+use grognard_rules::schema::SchemaKind;
 
 fn ruleset(name: &str) -> Ruleset {
     let path =
@@ -126,41 +128,25 @@ sequence:
 /// The schema an editor reads lists each word field's allowed values.
 #[test]
 fn the_schema_lists_the_allowed_words() {
-    let s = schema(SchemaKind::Ruleset);
-    let defs = s
-        .get("definitions")
-        .or_else(|| s.get("$defs"))
-        .expect("definitions");
-    for (name, words) in [
-        ("Clears", &["never", "phase_end", "turn_end"][..]),
-        ("FeatureKind", &["road", "barrier", "crossing"]),
-        ("MoveLimit", &["per_phase", "per_turn"]),
-        ("GeometryKind", &["square", "hex", "open"]),
-        ("PhaseActor", &["phasing", "non_phasing", "both"]),
-        ("Target", &["none", "enemy", "friend"]),
-        ("ArcName", &["front", "flank", "rear"]),
-        ("EffectTo", &["actor", "target"]),
-        ("ExitBaseline", &["own", "enemy", "any"]),
-        ("Arrangement", &["line", "column", "block", "loose"]),
-        ("BandTest", &["always", "never"]),
-    ] {
-        let def = defs
-            .get(name)
-            .unwrap_or_else(|| panic!("no {name} in the schema"));
-        let listed: Vec<&str> = def["oneOf"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{name}: {def}"))
-            .iter()
-            .filter_map(|v| v["const"].as_str().or_else(|| v["enum"][0].as_str()))
-            .collect();
-        assert_eq!(listed, words, "{name}: {def}");
-    }
+    let defs = support::schema_defs(SchemaKind::Ruleset);
+    support::assert_word_lists(
+        &defs,
+        &[
+            ("Clears", &["never", "phase_end", "turn_end"][..]),
+            ("FeatureKind", &["road", "barrier", "crossing"]),
+            ("MoveLimit", &["per_phase", "per_turn"]),
+            ("GeometryKind", &["square", "hex", "open"]),
+            ("PhaseActor", &["phasing", "non_phasing", "both"]),
+            ("Target", &["none", "enemy", "friend"]),
+            ("ArcName", &["front", "flank", "rear"]),
+            ("EffectTo", &["actor", "target"]),
+            ("ExitBaseline", &["own", "enemy", "any"]),
+            ("Arrangement", &["line", "column", "block", "loose"]),
+            ("BandTest", &["always", "never"]),
+        ],
+    );
     let flag = &defs["FlagSpec"]["properties"]["clears"];
     assert!(flag.to_string().contains("Clears"), "{flag}");
-    let scenario = schema(SchemaKind::Scenario);
-    let defs = scenario
-        .get("definitions")
-        .or_else(|| scenario.get("$defs"))
-        .expect("definitions");
-    assert!(defs.get("Baseline").is_some(), "{scenario}");
+    let defs = support::schema_defs(SchemaKind::Scenario);
+    assert!(defs.get("Baseline").is_some(), "{defs}");
 }

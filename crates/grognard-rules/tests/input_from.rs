@@ -2,6 +2,8 @@
 //! outside it is an error at its `file:line:col`, listing the words and the nearest one;
 //! a word of the list still needs its name after it where it takes one.
 
+mod support;
+
 use grognard_rules::load::load_ruleset;
 
 fn ruleset(from: &str) -> String {
@@ -76,12 +78,8 @@ fn an_unknown_source_word_is_named_at_its_line_with_the_words_and_the_nearest() 
 /// unknown word gives — and each one compiles.
 #[test]
 fn the_schema_lists_the_words_the_compiler_accepts() {
-    use grognard_rules::schema::{SchemaKind, schema};
-    let s = schema(SchemaKind::Ruleset);
-    let defs = s
-        .get("definitions")
-        .or_else(|| s.get("$defs"))
-        .expect("definitions");
+    use grognard_rules::schema::SchemaKind;
+    let defs = support::schema_defs(SchemaKind::Ruleset);
     let from = &defs["InputSpec"]["properties"]["from"];
     let alternatives = from["anyOf"].as_array().expect("anyOf");
     let listed: Vec<&str> = alternatives

@@ -5,6 +5,8 @@
 //! discloses are words of a fixed list, refused by the decoder at their line with the
 //! allowed words (and listed as such in the JSON Schema).
 
+mod support;
+
 use grognard_kernel::amount::Rounding;
 use grognard_kernel::ids::{ModeId, PieceTypeId};
 use grognard_kernel::knowledge::Disclosure;
@@ -180,30 +182,18 @@ fn a_word_near_nothing_is_told_the_known_names() {
 /// The schema an editor reads lists the new word lists, and the fields that take them.
 #[test]
 fn the_schema_lists_the_rounding_and_disclosure_words() {
-    use grognard_rules::schema::{SchemaKind, schema};
-    let s = schema(SchemaKind::Ruleset);
-    let defs = s
-        .get("definitions")
-        .or_else(|| s.get("$defs"))
-        .expect("definitions");
-    for (name, words) in [
-        ("Round", &["down", "up", "nearest"][..]),
-        (
-            "Fact",
-            &["position", "real", "kind", "strength", "identity"],
-        ),
-    ] {
-        let def = defs
-            .get(name)
-            .unwrap_or_else(|| panic!("no {name} in the schema"));
-        let listed: Vec<&str> = def["oneOf"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{name}: {def}"))
-            .iter()
-            .filter_map(|v| v["const"].as_str().or_else(|| v["enum"][0].as_str()))
-            .collect();
-        assert_eq!(listed, words, "{name}: {def}");
-    }
+    use grognard_rules::schema::SchemaKind;
+    let defs = support::schema_defs(SchemaKind::Ruleset);
+    support::assert_word_lists(
+        &defs,
+        &[
+            ("Round", &["down", "up", "nearest"][..]),
+            (
+                "Fact",
+                &["position", "real", "kind", "strength", "identity"],
+            ),
+        ],
+    );
     let round = defs["ChartSpec"]["properties"]["round"].to_string();
     assert!(round.contains("Round"), "{round}");
     let discloses = defs["LevelSpec"]["properties"]["discloses"].to_string();
