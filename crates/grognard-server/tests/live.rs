@@ -18,7 +18,7 @@ use grognard_rules::load;
 use grognard_rules::orders::{describe_order_as, resolve_order};
 use grognard_server::bundle;
 use grognard_server::client::Client;
-use grognard_server::protocol::{ServerMessage, Status};
+use grognard_server::protocol::{CreateGame, Created, ServerMessage, Status};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -101,6 +101,19 @@ fn check(state: &ServerMessage, game: &Game, hooks: &mut dyn Hooks, side: &str, 
     assert_eq!(sent, legal, "{side} {at}: legal orders");
 }
 
+/// Creates the game `request` on `server` with its host token, off the async runtime.
+async fn create(
+    client: &Client,
+    server: &grognard_server::Running,
+    request: CreateGame,
+) -> Created {
+    let (c, host) = (client.clone(), server.host_token.clone());
+    tokio::task::spawn_blocking(move || c.create(&request, Some(&host)))
+        .await
+        .unwrap()
+        .unwrap()
+}
+
 /// Two seats play `example` with its orders file over WebSockets; after every order both
 /// receive exactly their side's state and nothing else.
 async fn play_over_websockets(example: &str) {
@@ -124,13 +137,7 @@ async fn play_over_websockets(example: &str) {
     )
     .unwrap();
     let client = Client::new(&url).unwrap();
-    let created = tokio::task::spawn_blocking({
-        let (c, host) = (client.clone(), server.host_token.clone());
-        move || c.create(&request, Some(&host))
-    })
-    .await
-    .unwrap()
-    .unwrap();
+    let created = create(&client, &server, request).await;
     let scenario = load::load_scenario(&scenario_path, None).unwrap();
     let mut local_hooks = hooks(&scenario);
     let mut local = scenario
@@ -190,21 +197,9 @@ async fn abuse_gets_a_clear_error_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
     let url = server.url();
-    let request = bundle::gather(
-        &root().join("examples/drill-square.yaml"),
-        Default::default(),
-        None,
-        Default::default(),
-    )
-    .unwrap();
+    let request = common::example("examples/drill-square.yaml");
     let client = Client::new(&url).unwrap();
-    let created = tokio::task::spawn_blocking({
-        let (c, host) = (client.clone(), server.host_token.clone());
-        move || c.create(&request, Some(&host))
-    })
-    .await
-    .unwrap()
-    .unwrap();
+    let created = create(&client, &server, request).await;
     let game = created.game.clone();
     let status = || {
         let (c, g, t) = (
@@ -293,13 +288,7 @@ async fn a_refusal_says_its_kind() {
     let url = server.url();
     let request = common::example("examples/drill-square.yaml");
     let client = Client::new(&url).unwrap();
-    let created = tokio::task::spawn_blocking({
-        let (c, host) = (client.clone(), server.host_token.clone());
-        move || c.create(&request, Some(&host))
-    })
-    .await
-    .unwrap()
-    .unwrap();
+    let created = create(&client, &server, request).await;
     let game = created.game.clone();
     // Blue moves first in drill-square: red ending a phase is refused by the rules.
     let mut red = connect(&url, &game, &created.tokens["red"]).await;
