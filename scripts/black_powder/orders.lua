@@ -398,15 +398,35 @@ local function assault_turns(game, actor, target)
   return turns
 end
 
--- The only refusal the order can meet is a turn that does not fit (a unit's bases turned
--- over another's, or off the table); the turns are judged together, each after the ones
+-- 003 Support Charge (l.686-690): in the opponent's command phase a side may only react
+-- with a support charge; its brigadiers give no brigade order there (the words of `order`),
+-- and its units neither change formation nor reform.
+local function brigade_order_phase_problem(game, actor)
+  if game:side(actor) ~= game:phasing() then return "orders are given in your own command phase" end
+end
+function bp.brigade_order_phase_check(game, actor) return brigade_order_phase_problem(game, actor) end
+local function opponent_phase_problem(game, u, what)
+  if amended(game) and game:side(u) ~= game:phasing() then
+    return game:name(u) .. " may not " .. what .. " in the opponent's command phase (only a support charge may answer there)"
+  end
+end
+function bp.reform_check(game, actor) return opponent_phase_problem(game, actor, "reform") end
+function bp.reform(game, actor)
+  local problem = opponent_phase_problem(game, actor, "reform")
+  if problem then game:refuse(problem) end
+end
+
+-- Past the opponent's phase, the only refusal the order can meet is a turn that does not
+-- fit (a unit's bases turned over another's, or off the table); the turns are judged together, each after the ones
 -- before it, as the script makes them. The legal orders list the order on this check.
 function bp.assault_check(game, actor, target)
-  return game:can_stand_all(assault_turns(game, actor, target))
+  return brigade_order_phase_problem(game, actor) or game:can_stand_all(assault_turns(game, actor, target))
 end
 
 function bp.assault(game, actor, target)
   call.pending = {}
+  local problem = brigade_order_phase_problem(game, actor)
+  if problem then game:refuse(problem) end
   set_counter(game, actor, "objective", target:id() + 1)
   game:set_flag(actor, "assault_new")
   set_close_permissions(game, actor, "assault")
@@ -416,12 +436,11 @@ function bp.assault(game, actor, target)
   game:note(game:name(actor) .. "'s brigade assaults " .. game:name(target))
 end
 
--- Every other brigade order: the close-range permissions follow the new order. It refuses
--- nothing, which its check (`bp.no_refusal`) says.
-function bp.no_refusal() end
-
+-- Every other brigade order: the close-range permissions follow the new order.
 function bp.brigade_order_given(game, actor)
   call.pending = {}
+  local problem = brigade_order_phase_problem(game, actor)
+  if problem then game:refuse(problem) end
   set_close_permissions(game, actor)
 end
 
@@ -703,6 +722,12 @@ bp.passage_of_lines_check_all = each_target(bp.passage_of_lines_check)
 -- The assault's batch check: the brigade's units not locked in combat read once, then
 -- each objective's turns judged as `assault_check` judges them (the same turns, in order).
 function bp.assault_check_all(game, actor, targets)
+  local problem = brigade_order_phase_problem(game, actor)
+  if problem then
+    local out = {}
+    for i = 1, #targets do out[i] = problem end
+    return out
+  end
   local units = {}
   for _, u in ipairs(brigade_units(game, actor)) do
     if not game:flag(u, "locked") then
@@ -763,6 +788,7 @@ return {
   all_unengaged = all_unengaged,
   blunder = blunder,
   intent_problem = intent_problem,
+  opponent_phase_problem = opponent_phase_problem,
   own_brigade_problem = own_brigade_problem,
   command_band = command_band,
   intent_fits = intent_fits,

@@ -17,6 +17,7 @@ local set_counter = scripts.bp_core.set_counter
 local threatens = scripts.bp_core.threatens
 local call = scripts.bp_hits.call
 local all_unengaged = scripts.bp_orders.all_unengaged
+local opponent_phase_problem = scripts.bp_orders.opponent_phase_problem
 
 local bp = {}
 
@@ -206,8 +207,11 @@ end
 -- an order given for `unlimber` (flag `ordered_unlimber`; a failed order still gives limbered
 -- guns their free move, and the unlimber with it). Reading: an initiative move is not an
 -- order, so a battery within the initiative range may unlimber in the initiative phase.
+-- No unit changes formation in the opponent's command phase (003 l.686-690).
 function bp.mode_changed(game, u, before)
   if not amended(game) then return end
+  local problem = opponent_phase_problem(game, u, "change formation")
+  if problem then game:refuse(problem) end
   if is_artillery(game, u) and before == "limbered" and game:mode(u) == "unlimbered" then
     if game:phase() == "initiative" then
       if not near_enemy(game, u, initiative_range(game)) then

@@ -3,7 +3,7 @@
 //! `tests/fixtures/audits/black-powder-art2`, played through the binary and asserted on
 //! `play --json` and `legal --json`.
 
-use crate::util::{Played, play_json_in, root};
+use crate::util::{Played, grognard, json_of, play_json_in, root};
 
 const DIR: &str = "tests/fixtures/audits/black-powder-art2";
 
@@ -61,4 +61,46 @@ fn artillery_closing_fire_is_at_close_canister() {
     assert_eq!(input(saves[0], "close_canister"), Some(1), "{}", saves[0]);
     assert_eq!(input(saves[0], "save"), Some(4), "{}", saves[0]);
     assert_eq!(saves[0]["score"], 0, "d6 6 - 4 - 2: {}", saves[0]);
+}
+
+#[test]
+fn the_side_out_of_phase_gives_no_brigade_order_and_changes_no_formation() {
+    // 003 Support Charge (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.686-690): in the
+    // opponent's command phase a side may only react with a support charge. Audit Q20: after
+    // blue ended its part of its command phase, red's `rbde hold` was accepted (red infantry
+    // marked `may_close` in blue's turn) and `legal` listed every brigade order for red,
+    // where `order` was refused in the words "orders are given in your own command phase".
+    let hold = played("shoot5.yaml", "obs_red_hold.orders.yaml", &[]);
+    let why = hold.refused.as_deref().unwrap_or_default();
+    assert!(
+        why.ends_with("orders are given in your own command phase"),
+        "{why}"
+    );
+    assert!(!hold.has("flag_changed", "rbde", |e| e["flag"] == "order_hold"));
+    assert!(!hold.has("flag_changed", "rinf1", |e| e["flag"] == "may_close"));
+    // Nor may its units change formation or reform there.
+    let square = played("shoot5.yaml", "red_mode.orders.yaml", &[]);
+    let why = square.refused.as_deref().unwrap_or_default();
+    assert!(why.ends_with("rinf1 may not change formation in the opponent's command phase (only a support charge may answer there)"), "{why}");
+    let reform = played("shoot5.yaml", "red_reform.orders.yaml", &[]);
+    let why = reform.refused.as_deref().unwrap_or_default();
+    assert!(why.ends_with("rinf1 may not reform in the opponent's command phase (only a support charge may answer there)"), "{why}");
+    // `legal` offers red only the end of the phase (no cavalry here to support-charge).
+    let run = grognard(&[
+        "legal",
+        &fixture("shoot5.yaml"),
+        "--orders",
+        &fixture("q12_pre.orders.yaml"),
+        "--side",
+        "red",
+        "--json",
+    ]);
+    let legal = json_of(&run);
+    assert_eq!(legal["phase"], "command", "{legal}");
+    assert_eq!(legal["to_act"], serde_json::json!(["red"]), "{legal}");
+    assert_eq!(
+        legal["orders"],
+        serde_json::json!([{ "end_phase": true, "side": "red" }]),
+        "{legal}"
+    );
 }
