@@ -2,10 +2,11 @@
 //! open table, a facing change, a mode change, and the redeployment of a dummy, with the
 //! hooks each runs after it succeeds. Every step is priced and checked by `steps.rs`.
 //!
-//! A trap: a grid move's start checks (`check_move_start`) are written again in
-//! [`Game::reach_in`] (`steps.rs`), which the legal listing asks instead. A new rule on
-//! whether a piece may start a move goes in both; tests/legal.rs's soundness and
-//! brute-force tests catch a miss.
+//! The legal listing takes grid moves from [`Game::reach_in`] (`steps.rs`), not from
+//! `check_move_start`: a rule on whether a piece may start a move goes in `start_ban`,
+//! which both ask (pinned and the allowance are `Game::pinned` and `Game::allowance`, also
+//! asked by both); a rule on the path's length goes in `check_move_start` and, for reach,
+//! in `turning::step_limit`. tests/legal.rs's soundness and brute-force tests catch a miss.
 
 use crate::action::{Ban, Event, Refusal};
 use crate::cost::Cost;
@@ -156,6 +157,24 @@ impl Game {
         Some((MoveBan::Held(HoldWhy::RiderMoved(rider)).refuse((self, piece))).message)
     }
 
+    /// What bars `piece` from starting any move, by what it did or how it stands: it has
+    /// moved, a rider that moved holds it (`company::held`, asked of `riders`' state), or it
+    /// is spread. The one list both [`Self::check_move_start`] (for `apply`) and
+    /// [`Self::reach_in`] (for the legal listing, where such a piece reaches nothing) ask,
+    /// so a new rule on whether a piece may start a move goes here.
+    pub(super) fn start_ban<'s>(&self, riders: &'s State, piece: &Piece) -> Option<MoveBan<'s>> {
+        if piece.moved {
+            return Some(MoveBan::Moved);
+        }
+        if let Some(rider) = crate::company::held(&self.rules, riders, piece) {
+            return Some(MoveBan::Held(HoldWhy::RiderMoved(rider)));
+        }
+        if matches!(piece.place, Place::Spread(_)) {
+            return Some(MoveBan::Spread);
+        }
+        None
+    }
+
     /// The checks on the piece and the path as a whole, before any step: the piece is the
     /// side's, free to move and in one cell; the path is not empty nor longer than its mode
     /// allows.
@@ -172,11 +191,8 @@ impl Game {
         let allowance = self
             .allowance(&piece)?
             .saturating_add(self.saved_points_for(&piece, path));
-        if piece.moved {
-            return Err(MoveBan::Moved.refuse((self, &piece)));
-        }
-        if let Some(rider) = crate::company::held(&self.rules, next, &piece) {
-            return Err(MoveBan::Held(HoldWhy::RiderMoved(rider)).refuse((self, &piece)));
+        if let Some(ban) = self.start_ban(next, &piece) {
+            return Err(ban.refuse((self, &piece)));
         }
         let Place::Cell(start) = piece.place else {
             return Err(MoveBan::Spread.refuse((self, &piece)));

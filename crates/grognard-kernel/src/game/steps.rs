@@ -4,10 +4,12 @@
 //! A reader asking "why was this move refused" starts here; the move itself is in
 //! `moves.rs`.
 //!
-//! A trap: [`Game::reach_in`] repeats a grid move's start checks (pinned, allowance, moved,
-//! held by a rider, spread, on a cell) that `moves.rs`'s `check_move_start` makes for
-//! `apply`, because the legal listing takes grid moves from reach. A new start rule goes in
-//! both; tests/legal.rs's soundness and brute-force tests catch a miss.
+//! The legal listing takes grid moves from [`Game::reach_in`], not from `moves.rs`'s
+//! `check_move_start`, which `apply` runs; both ask `Game::pinned`, `Game::allowance` and
+//! `moves.rs`'s `start_ban` (moved, held by a rider, spread), so a new rule on whether a
+//! piece may start a move goes in `start_ban`, and one on the path's length in both
+//! `check_move_start` and `turning::step_limit`. tests/legal.rs's soundness and
+//! brute-force tests catch a miss.
 
 use crate::action::{Ban, Refusal, RefusalKind};
 use crate::cost::Cost;
@@ -776,11 +778,9 @@ impl Game {
                 allowance
             }));
         };
-        // A spread command gathers before it moves (as `do_move` says), so it reaches nothing.
-        if piece.moved
-            || matches!(piece.place, Place::Spread(_))
-            || crate::company::held(&self.rules, &self.state, piece).is_some()
-        {
+        // What `apply` refuses at the start (`start_ban`: moved, held, a spread command,
+        // which gathers before it moves, as `do_move` says) reaches nothing.
+        if self.start_ban(&self.state, piece).is_some() {
             return Ok(Reach::Cells(ReachMap::default()));
         }
         let start = piece
