@@ -114,6 +114,17 @@ async fn create(
         .unwrap()
 }
 
+/// A server on loopback (its database in a fresh folder, kept while the test runs), a
+/// client of it, and drill-square created there.
+async fn drill_square_served() -> (tempfile::TempDir, grognard_server::Running, Client, Created) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let client = Client::new(&server.url()).unwrap();
+    let request = common::example("examples/drill-square.yaml");
+    let created = create(&client, &server, request).await;
+    (dir, server, client, created)
+}
+
 /// Two seats play `example` with its orders file over WebSockets; after every order both
 /// receive exactly their side's state and nothing else.
 async fn play_over_websockets(example: &str) {
@@ -194,12 +205,8 @@ async fn hex_command_seats_receive_only_their_sides_view() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn abuse_gets_a_clear_error_and_changes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let (_dir, server, client, created) = drill_square_served().await;
     let url = server.url();
-    let request = common::example("examples/drill-square.yaml");
-    let client = Client::new(&url).unwrap();
-    let created = create(&client, &server, request).await;
     let game = created.game.clone();
     let status = || {
         let (c, g, t) = (
@@ -283,12 +290,8 @@ async fn abuse_gets_a_clear_error_and_changes_nothing() {
 /// unchanged; the HTTP orders reply carries the same kind beside its `refused`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refusal_says_its_kind() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = grognard_server::spawn("127.0.0.1:0", &dir.path().join("g.sqlite")).unwrap();
+    let (_dir, server, client, created) = drill_square_served().await;
     let url = server.url();
-    let request = common::example("examples/drill-square.yaml");
-    let client = Client::new(&url).unwrap();
-    let created = create(&client, &server, request).await;
     let game = created.game.clone();
     // Blue moves first in drill-square: red ending a phase is refused by the rules.
     let mut red = connect(&url, &game, &created.tokens["red"]).await;
