@@ -35,12 +35,14 @@ fn play_tells_each_deed_once_and_json_keeps_every_event() {
     assert_eq!(flags_on(events, 6)[..2], ["fired", "fired"]);
     assert_eq!(flags_on(events, 0)[0], "order_assault");
     assert!(flags_on(events, 1).contains(&"charged"));
-    // Worked by hand from the example's log: eight flag lines repeat the order printed just
+    // Worked by hand from the example's log: nine flag lines repeat the order printed
     // before them — six "has fired" (fr_battery twice, br_battery, br_foot1, fr_legere and
-    // br_foot2), fr_ligne's "has charged" and fr_bde1's "order_assault" — and every other
-    // event is one line.
+    // br_foot2), fr_ligne's "has charged", fr_bde1's "order_assault" and fr_hussars'
+    // "support_charge_done" (a flag named for the order with `_done`, ed253cd) — and every
+    // other event is one line.
+    assert_eq!(flags_on(events, 5)[0], "support_charge_done");
     let lines = text.lines().count();
-    assert_eq!(lines + 8, events.len(), "{text}");
+    assert_eq!(lines + 9, events.len(), "{text}");
     // prose: the order's line is there, its flag's line is not.
     for (order, flag) in [
         (
