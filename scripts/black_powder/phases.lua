@@ -97,25 +97,44 @@ end
 -- 003 Battery Type (l.516): light batteries are those with 3 lb or 4 lb guns, and they
 -- prolong and hand-haul 12 inches. The 12 inches come from the piece type light_battery,
 -- the light guns' save from the gun code: a battery whose two disagree is refused as the
--- game starts (`validate` names the scenario's line), so the two are one source.
-local function check_light_guns(game)
+-- game starts, so the two are one source. 003 lists the guns by nation (l.484-510) and
+-- exempts British batteries from the prolong -1 by nation (l.552-553): a gun code of
+-- another nation than the battery's is refused too. Each refusal begins `piece NAME:`, so
+-- `validate` places it at the piece's line.
+local GUN_NATION = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5 }
+local NATION_NAMES = { "Austria", "Britain", "France", "Prussia", "Russia" }
+local function battery_problem(game, u)
+  local gun = game:attribute(u, "gun")
+  if gun == 0 then return nil end
+  local name = "piece " .. game:name(u) .. ": "
+  if (LIGHT_GUNS[gun] == true) ~= (kind(game, u) == "light_battery") then
+    if LIGHT_GUNS[gun] then
+      return name .. "a " .. kind(game, u) .. " with gun " .. gun .. ", a light gun (3 lb or 4 lb):"
+        .. " light guns prolong and hand-haul 12 inches (003 l.516), so it must be a light_battery"
+        .. " (or given a gun that is not light)"
+    end
+    return name .. "a light_battery with gun " .. gun .. ", which is not a light gun"
+      .. " (light: 1, 4, 7, 11 — 3 lb or 4 lb): give it a light gun, or another battery type"
+  end
+  local nation, own = game:attribute(u, "nation"), GUN_NATION[gun]
+  if own and nation ~= own then
+    return name .. "gun " .. gun .. " is a gun of " .. NATION_NAMES[own] .. " (nation " .. own .. "), but the battery's"
+      .. " nation is " .. (NATION_NAMES[nation] or "not given") .. " (" .. nation .. "): give it a gun of its nation,"
+      .. " or nation " .. own .. " (the British exemption from the prolong -1 follows the nation, 003 l.552-553)"
+  end
+end
+local function check_batteries(game)
   for _, u in ipairs(game:units()) do
-    local gun = game:attribute(u, "gun")
-    if is_artillery(game, u) and gun ~= 0 and (LIGHT_GUNS[gun] == true) ~= (kind(game, u) == "light_battery") then
-      if LIGHT_GUNS[gun] then
-        game:refuse(game:name(u) .. " is a " .. kind(game, u) .. " with gun " .. gun .. ", a light gun (3 lb or 4 lb):"
-          .. " light guns prolong and hand-haul 12 inches (003 l.516), so it must be a light_battery"
-          .. " (or given a gun that is not light)")
-      end
-      game:refuse(game:name(u) .. " is a light_battery with gun " .. gun .. ", which is not a light gun"
-        .. " (light: 1, 4, 7, 11 — 3 lb or 4 lb): give it a light gun, or another battery type")
+    if is_artillery(game, u) then
+      local problem = battery_problem(game, u)
+      if problem then game:refuse(problem) end
     end
   end
 end
 
 function bp.phase_begin(game, phase)
   call.pending = {}
-  if amended(game) and game:turn() == 1 then check_light_guns(game) end
+  if amended(game) and game:turn() == 1 then check_batteries(game) end
   local side = game:phasing()
   -- Moves are granted afresh in every phase: work out each unit's, then set them once
   -- (reads do not see the changes a hook has asked for).

@@ -178,21 +178,23 @@ fn a_battery_is_light_by_its_type_and_its_guns_alike() {
     // can prolong 12", instead of 6". (3lb or 4lb guns)". Audit Q8: a foot_battery given
     // French 4 lb guns (gun 7) validated, saved as light guns and prolonged 6". The type
     // gives the 12 inches and the gun code the save: a battery whose two disagree is
-    // refused at the scenario's line, either way round.
+    // refused, either way round, at the battery's own line (second audit, Q17: the
+    // scenario's first line was given).
     let four_pounders = diagnostics("pass-foot4lb-unl.yaml");
     assert_eq!(
         four_pounders,
         [(
-            2,
-            "gun is a foot_battery with gun 7, a light gun (3 lb or 4 lb): light guns prolong and hand-haul 12 inches (003 l.516), so it must be a light_battery (or given a gun that is not light)".to_owned()
+            15,
+            "piece gun: a foot_battery with gun 7, a light gun (3 lb or 4 lb): light guns prolong and hand-haul 12 inches (003 l.516), so it must be a light_battery (or given a gun that is not light)".to_owned()
         )]
     );
     let six_pounders = diagnostics("pass-light6lb-unl.yaml");
     assert_eq!(six_pounders.len(), 1, "{six_pounders:?}");
+    assert_eq!(six_pounders[0].0, 15, "{six_pounders:?}");
     assert!(
         six_pounders[0]
             .1
-            .starts_with("gun is a light_battery with gun 8, which is not a light gun"),
+            .starts_with("piece gun: a light_battery with gun 8, which is not a light gun"),
         "{six_pounders:?}"
     );
     assert_eq!(diagnostics("pass-light4lb-unl.yaml"), []);

@@ -104,3 +104,42 @@ fn the_side_out_of_phase_gives_no_brigade_order_and_changes_no_formation() {
         "{legal}"
     );
 }
+
+/// `validate FILE --json`'s diagnostics: (line, message).
+fn diagnostics(name: &str) -> Vec<(i64, String)> {
+    let answer = json_of(&grognard(&["validate", &fixture(name), "--json"]));
+    (answer["files"][0]["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten())
+    .map(|d| {
+        let line = d["line"].as_i64().unwrap_or(-1);
+        (line, d["message"].as_str().unwrap_or_default().to_owned())
+    })
+    .collect()
+}
+
+#[test]
+fn a_battery_with_a_gun_of_another_nation_is_refused_at_its_line() {
+    // 003 lists the guns by nation (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.484-510)
+    // and exempts British batteries from the prolong -1 (l.552-553), which reads `nation`.
+    // Audit Q21: a French battery with British 6 lb guns (gun 5) validated, and fired at -1
+    // after a prolong; a British one with French 6 lb guns (gun 8) at +0.
+    assert_eq!(
+        diagnostics("q20_mixed.yaml"),
+        [(
+            11,
+            "piece frbat: gun 5 is a gun of Britain (nation 2), but the battery's nation is France (3): give it a gun of its nation, or nation 2 (the British exemption from the prolong -1 follows the nation, 003 l.552-553)".to_owned()
+        )]
+    );
+    // The other way round, at brbat's own line (the scenario's line 12).
+    assert_eq!(
+        diagnostics("q20_mixed_br.yaml"),
+        [(
+            12,
+            "piece brbat: gun 8 is a gun of France (nation 3), but the battery's nation is Britain (2): give it a gun of its nation, or nation 3 (the British exemption from the prolong -1 follows the nation, 003 l.552-553)".to_owned()
+        )]
+    );
+    // Guns of their own nations start.
+    assert_eq!(diagnostics("shoot.yaml"), []);
+}
