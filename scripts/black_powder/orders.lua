@@ -80,6 +80,9 @@ local function settle(game, commander, u, result, given)
     moves = 1
     game:note(game:name(u) .. "'s order failed, but under " .. game:name(commander)
       .. "'s Hold order it still makes a free move")
+  elseif moves == 0 and amended(game) then
+    -- The unit is marked as given its order (one a phase) all the same.
+    game:note(game:name(u) .. "'s order failed: it makes no move on it")
   end
   if MOVES[result] and game:flag(u, "retire_only") then
     -- An order passed: its moves are free, not the shaken brigade's retire move.
@@ -524,6 +527,10 @@ function bp.hand_haul_check(game, actor)
   if game:counter(actor, "moves") < 1 then
     return game:name(actor) .. " has no move to hand-haul with"
   end
+  if game:flag(actor, "blundered") then
+    -- A blunder's moves are the blunder table's, made on prolong (003 l.710, l.550).
+    return game:name(actor) .. " blundered: it makes the blunder table's moves, on prolong, not a hand haul"
+  end
   if game:flag(actor, "ordered") and not game:flag(actor, "ordered_hand_haul") then
     -- Heavy guns are Unreliable when hand-hauled: the order must say it is a hand haul.
     return game:name(actor) .. " was not ordered to hand-haul (intent hand_haul)"
@@ -580,6 +587,17 @@ function bp.woods_drift_away_check(game, actor, target)
 end
 
 function bp.passage_of_lines_check(game, actor, target)
+  if amended(game) then
+    -- A passage is made on a move (l.723-737), by a unit through a unit: commanders are
+    -- points, which pass and are passed freely. It may be declared before the unit's
+    -- order; once the order is given, only with a move left.
+    if kind(game, actor) == "brigadier" or kind(game, target) == "brigadier" then
+      return "a passage of lines is one unit through another (commanders pass and are passed freely)"
+    end
+    if game:flag(actor, "ordered") and game:counter(actor, "moves") < 1 then
+      return game:name(actor) .. " has no move left to make a passage of lines with"
+    end
+  end
   if game:mode(actor) == "square" then
     return "a unit in square may not pass through any unit"
   end

@@ -143,3 +143,68 @@ fn a_battery_with_a_gun_of_another_nation_is_refused_at_its_line() {
     // Guns of their own nations start.
     assert_eq!(diagnostics("shoot.yaml"), []);
 }
+
+#[test]
+fn the_log_says_a_blunder_a_failed_order_and_lists_no_passage_without_a_move() {
+    // 003 Blunders (../shared/seeds/003_2cb9e4d8a452c8b7.txt, l.710) and Moving Artillery
+    // (l.550): a blundering battery makes the blunder table's moves, on prolong. Audit Q15:
+    // the heavy battery's hand haul was refused as "not ordered to hand-haul" though it was
+    // ordered to and blundered (seed 59: 6+6).
+    let blunder = played("base2.yaml", "q14c.orders.yaml", &["--seed", "59"]);
+    let why = blunder.refused.as_deref().unwrap_or_default();
+    assert!(
+        why.ends_with(
+            "heavy blundered: it makes the blunder table's moves, on prolong, not a hand haul"
+        ),
+        "{why}"
+    );
+    assert!(blunder.flag("heavy", "blundered", true).is_some());
+    // A failed order under Maneuver (seed 1: 4+5 against staff 8) gives no move: the log says
+    // so after the `ordered` mark (audit: only "light has been given an order" was said).
+    let failed = played(
+        "base.yaml",
+        "q3_maneuver_none.orders.yaml",
+        &["--seed", "1"],
+    );
+    let said = (failed.events.iter()).position(|e| {
+        e["event"] == "note" && e["text"] == "light's order failed: it makes no move on it"
+    });
+    let marked = failed.flag("light", "ordered", true);
+    assert!(
+        matches!((marked, said), (Some(m), Some(s)) if m < s),
+        "{:?}",
+        failed.events
+    );
+    // 003 Passage of Lines (l.723-737) is made on a move, unit through unit: `legal` lists
+    // none by light, whose order failed, nor any by or through the brigadier (it listed
+    // both); the batteries not yet ordered may still declare one before their order.
+    let run = grognard(&[
+        "legal",
+        &fixture("base.yaml"),
+        "--orders",
+        &fixture("q16_man_fail.orders.yaml"),
+        "--side",
+        "blue",
+        "--json",
+    ]);
+    let legal = json_of(&run);
+    let passages: Vec<(String, String)> = (legal["orders"].as_array().into_iter().flatten())
+        .filter(|o| o["act"]["action"] == "passage_of_lines")
+        .map(|o| {
+            let name = |k: &str| o["act"][k].as_str().unwrap_or_default().to_owned();
+            (name("piece"), name("target"))
+        })
+        .collect();
+    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    assert_eq!(
+        passages,
+        [
+            pair("foot", "light"),
+            pair("horse", "light"),
+            pair("horse", "heavy"),
+            pair("heavy", "light"),
+            pair("heavy", "horse"),
+        ],
+        "{legal}"
+    );
+}
