@@ -7,7 +7,8 @@
 //! This file holds the shared fixture (a table of pieces played through the rules, kernel
 //! and Lua hooks) and its helpers; the tests are one file per mechanic: `tables`,
 //! `movement`, `charges`, `command`, `melee`, `artillery` and `orders`; `artillery_audit`
-//! replays the outside umpire's artillery audit (round 3) on its positions.
+//! replays the outside umpire's artillery audit (round 3) on its positions, and
+//! `artillery_audit2` the second umpire's.
 
 use grognard_kernel::Ratio;
 use grognard_kernel::action::{Action, Event, Order, Refusal, RefusalKind};
