@@ -87,3 +87,45 @@ fn the_why_panel_leaves_the_logs_in_sight() {
         );
     }
 }
+
+/// F2: at hex-command's start seen as blue, the board drew red's `kern` face down at
+/// (11,0) and `grognard view --side blue` listed it ("kern at (11,0), real, commander"),
+/// but the Pieces list left it out (it named r3, r3_crew, r1, voss, r2). The list names
+/// every enemy the board draws: seen, last seen, or known face down.
+#[test]
+fn the_pieces_list_names_every_enemy_the_board_draws() {
+    let mut h = play("examples/hex-command.yaml", 1400.0, 900.0);
+    let blue = SideId(0);
+    h.state_mut()
+        .command(Command::ViewAs(grognard_editor::view::ViewAs::Side(blue)));
+    h.run();
+    assert_eq!(
+        h.state().view_as(),
+        grognard_editor::view::ViewAs::Side(blue)
+    );
+    let game = &h.state().session().expect("a game").game;
+    let drawn = grognard_editor::view::pieces_for(game, h.state().view_as());
+    let kern = drawn
+        .iter()
+        .find(|p| p.name == "kern")
+        .expect("the board draws kern");
+    assert_eq!(kern.look, grognard_editor::board::Look::FaceDown);
+    // Every red piece drawn has its row in the list, kern's saying it is face down.
+    let red: Vec<&str> = drawn
+        .iter()
+        .filter(|p| p.side != blue)
+        .map(|p| p.name.as_str())
+        .collect();
+    assert!(red.len() >= 6, "{red:?}");
+    for name in red {
+        let rows: Vec<String> = h
+            .query_all_by_label_contains(&format!("{name} (red"))
+            .filter_map(|n| n.accesskit_node().label())
+            .collect();
+        assert!(!rows.is_empty(), "no row for {name}");
+    }
+    assert!(
+        h.query_all_by_label("kern (red, face down)").next().is_some(),
+        "kern's row says it is face down"
+    );
+}

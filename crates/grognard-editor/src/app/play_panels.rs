@@ -333,12 +333,12 @@ impl EditorApp {
             .default_size(150.0)
             .show(ui, |ui| {
                 ui.label(RichText::new("Pieces").strong());
-                // Enemies drawn faded where they were last seen are listed too, marked so
-                // (the list dropped them as they went out of sight; outside player E12).
-                let listed: Vec<&DrawPiece> = pieces
-                    .iter()
-                    .filter(|p| matches!(p.look, board::Look::Open | board::Look::Ghost))
-                    .collect();
+                // Every piece the board draws is listed: enemies drawn faded where they
+                // were last seen, marked so (the list dropped them as they went out of
+                // sight; outside player E12), and face-down ones the side knows by name
+                // or handle (hex-command's `kern`, drawn but left out; 13th player F2).
+                let listed: Vec<&DrawPiece> =
+                    pieces.iter().filter(|p| !p.name.is_empty()).collect();
                 let row = ui.text_style_height(&egui::TextStyle::Button)
                     + 2.0 * ui.spacing().button_padding.y
                     + ui.spacing().item_spacing.y;
@@ -354,6 +354,7 @@ impl EditorApp {
                             (board::Look::Ghost, Some(seen)) => {
                                 format!("{} ({side}, {seen})", p.name)
                             }
+                            (board::Look::FaceDown, _) => format!("{} ({side}, face down)", p.name),
                             _ => format!("{} ({side} {})", p.name, crate::words::spaced(&p.kind)),
                         };
                         if piece_entry(ui, selected, entry, p.side).clicked() {
