@@ -63,7 +63,9 @@ fn the_why_panel_leaves_the_logs_in_sight() {
         h.get_by_label("Why the computer chose…").click();
         h.run();
         assert!(
-            h.query_all_by_label_contains("blue chose ").next().is_some(),
+            h.query_all_by_label_contains("blue chose ")
+                .next()
+                .is_some(),
             "the accounts are listed"
         );
         let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, ht));
@@ -125,7 +127,61 @@ fn the_pieces_list_names_every_enemy_the_board_draws() {
         assert!(!rows.is_empty(), "no row for {name}");
     }
     assert!(
-        h.query_all_by_label("kern (red, face down)").next().is_some(),
+        h.query_all_by_label("kern (red, face down)")
+            .next()
+            .is_some(),
         "kern's row says it is face down"
     );
+}
+
+/// Where `word` is drawn whole under `plot` and inside `window` (a text's own rect,
+/// inside its clip), if it is.
+fn label_under(
+    h: &Harness<'_, EditorApp>,
+    word: &str,
+    plot: egui::Rect,
+    window: egui::Rect,
+) -> Option<egui::Rect> {
+    h.output().shapes.iter().find_map(|c| match &c.shape {
+        egui::Shape::Text(t) if t.galley.text().replace('\n', " ") == word => {
+            let r = t.visual_bounding_rect();
+            (r.top() >= plot.bottom() - 4.0
+                && c.clip_rect.contains_rect(r)
+                && window.contains_rect(r))
+            .then_some(r)
+        }
+        _ => None,
+    })
+}
+
+/// F10/F12: on black-powder's *command* chart (23 inputs) the inputs' rows pushed the
+/// odds plot below the window's foot at 800×600, and at 1400×900 the bars' outcome
+/// names were cut off under it. The inputs give way (they scroll in a room of their own)
+/// so the plot and every bar's name are in sight at both sizes.
+#[test]
+fn the_command_charts_plot_and_its_labels_are_in_sight() {
+    for (w, ht) in [(800.0, 600.0), (1400.0, 900.0)] {
+        let mut h = common::scenario("examples/black-powder.yaml", w, ht);
+        common::show_chart(&mut h, "command");
+        h.run();
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, ht));
+        let plot = grognard_editor::app::odds_plot_rect(&h.ctx).expect("an odds plot");
+        assert!(plot.height() >= 100.0, "{w}×{ht}: {plot:?}");
+        assert!(plot.bottom() <= ht - 40.0, "{w}×{ht}: {plot:?}");
+        for outcome in [
+            "blunder",
+            "three moves",
+            "two moves",
+            "one move",
+            "woods drift",
+            "no moves",
+        ] {
+            assert!(
+                label_under(&h, outcome, plot, window).is_some(),
+                "{w}×{ht}: `{outcome}` is not drawn in sight under {plot:?}"
+            );
+        }
+        // Every input is still there to set (scrolled to, where the room is short).
+        assert!(h.query_all_by_label("staff rating").next().is_some());
+    }
 }

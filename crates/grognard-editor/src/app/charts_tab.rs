@@ -103,7 +103,7 @@ impl EditorApp {
         // A fixed share of the height, so the panel never grows off the window's bottom
         // while it learns its content's height; the plot takes what the numbers leave.
         // The height the odds need (their lines and a plot of ODDS_PLOT_MIN) is theirs when
-        // the window has it, up to 70%: a two-line refusal or the path prompt took their
+        // the window has it, up to 75%: a two-line refusal or the path prompt took their
         // share's room and squeezed the plot to a sliver, its outcome labels gone (F10).
         // Shorter still, the odds scroll within their part.
         let room = ui.available_height();
@@ -116,7 +116,7 @@ impl EditorApp {
             .map_or(0, |d| d.outcomes.len());
         let needed = row * (outcomes as f32 + 7.0) + ODDS_PLOT_MIN + 16.0;
         let size = needed
-            .min(room * 0.7)
+            .min(room * 0.75)
             .max((room * 0.45).clamp(220.0, 380.0));
         // Short of room for both, the outcome lines fold (one click opens them) so the
         // plot and its labels stay in sight (eleventh player F7: at 800 × 600 the plot
@@ -324,7 +324,28 @@ impl EditorApp {
             return;
         };
         ui.label(RichText::new("Exact odds, before → after").strong());
-        let set = self.odds_inputs_ui(ui, now, def, chart, out);
+        // The inputs scroll in what the lines under them and the plot with its labels
+        // leave: black-powder's *command* has 23, whose rows pushed the plot off the
+        // window at 800×600 and its bar names at 1400×900 (thirteenth player F10, F12).
+        // What the lines under the inputs took in the last frame (else a guess).
+        let between_id = egui::Id::new(("odds lines height", chart));
+        let between = ui
+            .ctx()
+            .data(|d| d.get_temp::<f32>(between_id))
+            .unwrap_or_else(|| {
+                let row =
+                    ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+                row * (4.0 + if fold { 1.0 } else { def.outcomes.len() as f32 })
+            });
+        let inputs_most = (ui.available_height() - ODDS_PLOT_MIN - ODDS_LABEL_ROOM - between)
+            .max(ui.spacing().interact_size.y);
+        let set = egui::ScrollArea::vertical()
+            .id_salt(("odds inputs", chart))
+            .max_height(inputs_most)
+            .auto_shrink([false, true])
+            .show(ui, |ui| self.odds_inputs_ui(ui, now, def, chart, out))
+            .inner;
+        let lines_top = ui.cursor().top();
         let after = chart_case(def, &now.dice, &set);
         let before = odds_before(bench, def, chart, &set);
         if let Some(line) = band_used(def, &set, &after) {
@@ -358,6 +379,11 @@ impl EditorApp {
         }
         let labels =
             labels.unwrap_or_else(|| (1..=def.outcomes.len()).map(|i| i.to_string()).collect());
+        let took = ui.cursor().top() - lines_top;
+        if (took - between).abs() > 0.5 {
+            ui.ctx().data_mut(|d| d.insert_temp(between_id, took));
+            ui.ctx().request_repaint();
+        }
         odds_plot_ui(ui, chart, labels, bars);
     }
 
@@ -598,6 +624,9 @@ fn odds_lines(
 
 /// The least height of the odds plot: less hid its outcome labels.
 const ODDS_PLOT_MIN: f32 = 140.0;
+
+/// Room kept under the plot beside its own axis strip (a name broken over two lines).
+const ODDS_LABEL_ROOM: f32 = 8.0;
 
 /// The before and after bars, in the height the lines above leave (at least
 /// [`ODDS_PLOT_MIN`]).
