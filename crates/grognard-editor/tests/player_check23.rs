@@ -241,3 +241,50 @@ fn a_kept_greedy_order_says_why() {
         "a thin search kept greedy's order at least once: {lines:#?}"
     );
 }
+
+/// F11: changing Tune's *target win rate* after a run left the old answer ("… 50.0% is
+/// within that interval", "meets the target") beside the new target in its box. As a
+/// change to the numbers to vary does, it gives way to a line saying the target changed
+/// and the run is to be made again; set back, the answer returns.
+#[test]
+fn a_changed_target_makes_the_tune_answer_stale() {
+    use egui::accesskit::Role;
+    let mut h = common::sized(
+        grognard_editor::Options {
+            scenario: Some(common::root().join("tests/fixtures/tune/duel-scenario.yaml")),
+            ..grognard_editor::Options::default()
+        },
+        1500.0,
+        1400.0,
+    );
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
+        .set_value_accesskit(10.0);
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("shot");
+    h.run();
+    h.get_by_label("charts.shot.rows.0.score = 9+").click();
+    h.run();
+    h.get_by_label("from").set_text_value_accesskit("9");
+    h.run();
+    h.get_by_label("to").set_text_value_accesskit("9");
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    common::wait_while(&mut h, EditorApp::tuning);
+    let answer = h.state().tune_answer().expect("an answer");
+    assert!(h.query_by_label(&answer).is_some(), "{answer}");
+    h.get_by_role_and_label(Role::SpinButton, "target win rate, %:")
+        .set_value_accesskit(99.0);
+    h.run();
+    assert!(h.query_by_label(&answer).is_none(), "{answer}");
+    let _ = h.get_by_label(
+        "The target win rate changed since the last run (it was 50.0%): Run again for an \
+         answer.",
+    );
+    h.get_by_role_and_label(Role::SpinButton, "target win rate, %:")
+        .set_value_accesskit(50.0);
+    h.run();
+    assert!(h.query_by_label(&answer).is_some(), "{answer}");
+}

@@ -446,6 +446,19 @@ impl EditorApp {
             );
             return;
         }
+        // The same for the target: "meets the target" said of the old one beside a new
+        // one in its box (thirteenth player F11).
+        let ran_for = done.tuner.target * 100.0;
+        if (ran_for - self.rt.tune.target).abs() > 1e-9 {
+            ui.label(
+                RichText::new(format!(
+                    "The target win rate changed since the last run (it was {ran_for:.1}%): \
+                     Run again for an answer."
+                ))
+                .weak(),
+            );
+            return;
+        }
         let (t, snap) = (&done.tuner, &done.snapshot);
         if let Some(e) = &snap.error {
             ui.colored_label(Color32::RED, format!("the search stopped: {e}"));
