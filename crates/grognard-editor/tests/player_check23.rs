@@ -288,3 +288,42 @@ fn a_changed_target_makes_the_tune_answer_stale() {
     h.run();
     assert!(h.query_by_label(&answer).is_some(), "{answer}");
 }
+
+/// F8: a ruleset saved mid-game with `allowance: { formed: three }` greyed *New game from
+/// the changed files*, but its hover named only the knock-on error two lines above
+/// ("piece type needs an `allowance:`"), not the slip itself (`three`). The hover names
+/// each mistake, in file order.
+#[test]
+fn the_greyed_new_game_hover_names_each_mistake_in_file_order() {
+    use egui::accesskit::Role;
+    let (dir, _, _, mut h) = common::drill_square_in_play();
+    let rules = dir.path().join("rulesets/drill-square.yaml");
+    let text = std::fs::read_to_string(&rules).expect("read");
+    let old = "    allowance: { battle: ½, strategic: 1½, road: 2 }\n    max_steps";
+    assert!(text.contains(old));
+    let slip = 1
+        + text
+            .lines()
+            .position(|l| l.starts_with("  infantry:"))
+            .expect("infantry")
+        + 2;
+    common::rewrite(
+        &rules,
+        &text.replacen(old, "    allowance: { battle: three }\n    max_steps", 1),
+        5,
+    );
+    h.state_mut().check_files();
+    h.run();
+    let label = "New game from the changed files";
+    assert!(!common::enabled(&h, label));
+    h.get_by_role_and_label(Role::Button, label).hover();
+    h.run();
+    let n = h.get_by_label_contains("No new game can start from the files as they are now");
+    let n = n.accesskit_node();
+    let hover = n.label().or_else(|| n.value()).unwrap_or_default();
+    let knock_on = hover.find(&format!("drill-square.yaml:{}:", slip - 2));
+    let real = hover.find(&format!("drill-square.yaml:{slip}:"));
+    assert!(real.is_some(), "the slip's line {slip}: {hover}");
+    assert!(hover.contains("found `three`"), "{hover}");
+    assert!(knock_on < real, "in file order: {hover}");
+}

@@ -271,8 +271,28 @@ impl EditorApp {
     /// Why no game can start from the files as they are on disk now: the ruleset's
     /// reload error, else the scenario's first mistake (each names its file and line).
     fn changed_files_mistake(&self) -> Option<String> {
+        // Every mistake, in file order, up to three: the first alone was often a knock-on
+        // ("needs an `allowance:`" for the `three` two lines below it; thirteenth player
+        // F8), and fixing its line found nothing wrong there.
         if let Some(e) = &self.rt.reload_error {
-            return Some(e.lines().next().unwrap_or_default().to_owned());
+            let lines: Vec<&str> = e.lines().filter(|l| !l.trim().is_empty()).collect();
+            return Some(match lines.as_slice() {
+                [] => String::new(),
+                [one] => (*one).to_owned(),
+                many => {
+                    let more = many.len().saturating_sub(3);
+                    let tail = if more > 0 {
+                        format!("; and {more} more")
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "{} mistakes, in file order: {}{tail}",
+                        many.len(),
+                        many[..many.len().min(3)].join("; ")
+                    )
+                }
+            });
         }
         let first = self.rt.scenario_problems.first()?;
         let more = self.rt.scenario_problems.len() - 1;
