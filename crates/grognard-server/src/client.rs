@@ -370,7 +370,7 @@ mod link_tests {
     }
 
     #[test]
-    fn policies_in_words_say_the_searchs_budget() {
+    fn policies_in_words_say_the_search_budget() {
         assert_eq!(policy_words("search"), "search, 1 s an order");
         assert_eq!(policy_words("search:500"), "search, 500 ms an order");
         assert_eq!(
