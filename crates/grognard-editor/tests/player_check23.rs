@@ -327,3 +327,33 @@ fn the_greyed_new_game_hover_names_each_mistake_in_file_order() {
     assert!(hover.contains("found `three`"), "{hover}");
     assert!(knock_on < real, "in file order: {hover}");
 }
+
+/// F10 (confusing): black-powder's *command* odds started "reliable prolong 1" and
+/// "unreliable prolong 1" — a piece both reliable and unreliable at once. A flag read
+/// from a piece's attribute (0 or 1) started at the most common value *other than 0*,
+/// so always 1; a flag starts at its default (0, as most pieces have it), and the
+/// staff rating still at the typical 8.
+#[test]
+fn the_odds_flags_start_at_their_default() {
+    use egui::accesskit::Role;
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    common::show_chart(&mut h, "command");
+    h.run();
+    let values: Vec<(String, f64)> = h
+        .query_all_by_role(Role::SpinButton)
+        .filter_map(|n| {
+            let n = n.accesskit_node();
+            Some((n.label()?, n.numeric_value()?))
+        })
+        .collect();
+    let value = |name: &str| {
+        values
+            .iter()
+            .find(|(l, _)| l == name)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("{name}: {values:?}"))
+    };
+    assert_eq!(value("reliable prolong"), 0.0, "{values:?}");
+    assert_eq!(value("unreliable prolong"), 0.0, "{values:?}");
+    assert_eq!(value("staff rating"), 8.0, "{values:?}");
+}

@@ -522,10 +522,14 @@ impl EditorApp {
             .piece_types
             .iter()
             .map(|t| t.attributes.get(*a).copied().unwrap_or(0));
-        let (v, whence) = match pieces.and_then(|p| most_common(p.into_iter())) {
+        // A flag (at most 1) starts at the value most pieces have, 0 counted: counting only
+        // the others started every flag at 1, "reliable prolong" beside "unreliable
+        // prolong" (thirteenth player F10).
+        let flag = input.max <= 1;
+        let (v, whence) = match pieces.and_then(|p| most_common(p.into_iter(), flag)) {
             Some(v) => (v, format!("the {name} most of the scenario's pieces have")),
             None => (
-                most_common(types)?,
+                most_common(types, flag)?,
                 format!("the {name} most piece types have"),
             ),
         };
@@ -533,11 +537,11 @@ impl EditorApp {
     }
 }
 
-/// The value most of `values` other than 0 have (the smallest of a tie); `None` when all
-/// are 0.
-fn most_common(values: impl Iterator<Item = i32>) -> Option<i32> {
+/// The value most of `values` other than 0 have (with `zero`, 0 counted too; the
+/// smallest of a tie); `None` when all are 0 (with `zero`: when there are none).
+fn most_common(values: impl Iterator<Item = i32>, zero: bool) -> Option<i32> {
     let mut counts = std::collections::BTreeMap::new();
-    for v in values.filter(|v| *v != 0) {
+    for v in values.filter(|v| zero || *v != 0) {
         *counts.entry(v).or_insert(0usize) += 1;
     }
     let top = counts.values().copied().max()?;
