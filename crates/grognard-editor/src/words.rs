@@ -569,7 +569,9 @@ pub fn result_sentence(winner: Option<&str>, why: &str, scores: Option<&[String]
     } else if why.starts_with(&who) {
         why.to_owned()
     } else {
-        format!("{who}: {why}")
+        // A dash, not a colon: "red wins: blue loses: …" read two colons in a row
+        // (thirteenth player F7).
+        format!("{who} — {why}")
     };
     if let Some(scores) = scores
         && !scores.iter().all(|s| out.contains(s.as_str()))

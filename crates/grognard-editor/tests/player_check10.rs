@@ -78,7 +78,7 @@ fn the_game_over_line_is_one_whole_sentence() {
             "red loses: no guns left",
             Some(&scores)
         ),
-        "blue wins: red loses: no guns left (points: blue 2, red 0)"
+        "blue wins — red loses: no guns left (points: blue 2, red 0)"
     );
 }
 

@@ -300,7 +300,7 @@ fn opening_another_scenario_keeps_the_seats_of_sides_of_the_same_name() {
     let said = status(&h);
     assert!(said.contains("hex-leaders.yaml started under"), "{said}");
     assert!(
-        said.contains("the computer's seats are kept (greedy)"),
+        said.contains("the computer's seat is kept: red (greedy)"),
         "{said}"
     );
     assert_eq!(common::combo_value(&h, "red"), "greedy");

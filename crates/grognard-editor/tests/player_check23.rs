@@ -357,3 +357,37 @@ fn the_odds_flags_start_at_their_default() {
     assert_eq!(value("unreliable prolong"), 0.0, "{values:?}");
     assert_eq!(value("staff rating"), 8.0, "{values:?}");
 }
+
+/// F7 and F9 (cosmetic): the game-over line read "red wins: blue loses: …", two colons
+/// in a row, and opening another scenario said "the computer's seats are kept (search)"
+/// without naming whose. The winner is set before the reason by a dash, and the seat kept
+/// is named by its side.
+#[test]
+fn the_result_and_kept_seat_lines_read_plainly() {
+    use grognard_editor::app::FilePurpose;
+    let scores = ["blue 0".to_owned(), "red 6".to_owned()];
+    assert_eq!(
+        grognard_editor::words::result_sentence(
+            Some("red"),
+            "blue loses: no infantry or artillery left on the field",
+            Some(&scores)
+        ),
+        "red wins — blue loses: no infantry or artillery left on the field (points: blue 0, \
+         red 6)"
+    );
+    let mut h = common::scenario("examples/hex-command.yaml", 1400.0, 900.0);
+    let red = common::side_named(&h, "red");
+    h.state_mut()
+        .command(Command::Seat(red, Some(PolicyKind::Greedy)));
+    h.run();
+    common::choose(
+        &mut h,
+        FilePurpose::OpenScenario,
+        "examples/hex-leaders.yaml",
+    );
+    let said = common::status(&h);
+    assert!(
+        said.ends_with("; the computer's seat is kept: red (greedy)"),
+        "{said}"
+    );
+}

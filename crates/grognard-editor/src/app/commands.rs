@@ -576,14 +576,23 @@ impl EditorApp {
         let mut kept = Vec::new();
         for (i, kind) in kinds.into_iter().enumerate() {
             if let Some(kind) = kind {
-                kept.push(kind.name().to_string());
-                self.seat(SideId(u8::try_from(i).unwrap_or(u8::MAX)), Some(kind));
+                let side = SideId(u8::try_from(i).unwrap_or(u8::MAX));
+                // Each seat by its side: "(search)" alone did not say whose (thirteenth
+                // player F9).
+                let name = self
+                    .rt
+                    .session
+                    .as_ref()
+                    .and_then(|s| s.game.sides().get(i).map(|d| d.name.clone()))
+                    .unwrap_or_else(|| "?".to_owned());
+                kept.push(format!("{name} ({})", kind.name()));
+                self.seat(side, Some(kind));
             }
         }
-        if kept.is_empty() {
-            String::new()
-        } else {
-            format!("; the computer's seats are kept ({})", kept.join(", "))
+        match kept.as_slice() {
+            [] => String::new(),
+            [one] => format!("; the computer's seat is kept: {one}"),
+            many => format!("; the computer's seats are kept: {}", many.join(", ")),
         }
     }
 
