@@ -648,8 +648,8 @@ impl Live {
             );
             let _ = self.store.say(&self.id, "server", at, &line);
         }
-        // If the order taken back was the server's players', it is their turn again.
-        self.run_policies();
+        // If the order taken back was the server's players', it is their turn again: the
+        // hub sends the seats this state, then calls `run_policies`.
         Ok(())
     }
 
@@ -683,7 +683,8 @@ impl Live {
     }
 
     /// Plays an orders file's text for `seat`, stopping at the first refusal; each accepted
-    /// order is stored before the next is tried. Then the server's policies act.
+    /// order is stored before the next is tried. The server's policies act after, when the
+    /// hub has sent the seats the new state (`run_policies`).
     ///
     /// # Errors
     /// The text is not an orders file, or the seat may give no orders.
@@ -721,18 +722,16 @@ impl Live {
                 Err(other) => return Err(other),
             }
         }
-        self.run_policies();
         Ok(reply)
     }
 
-    /// Plays one order for `seat` (a WebSocket's order), then the server's policies.
+    /// Plays one order for `seat` (a WebSocket's order); the server's policies act after,
+    /// as for `orders`.
     ///
     /// # Errors
     /// The order is refused (`Conflict`, with the reason), or the seat may not give it.
     pub fn order(&mut self, seat: &Seat, spec: &OrderSpec) -> Result<(), Problem> {
-        self.give(seat, spec)?;
-        self.run_policies();
-        Ok(())
+        self.give(seat, spec)
     }
 
     /// One order: checked against the seat, tried, stored.

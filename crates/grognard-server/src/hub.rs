@@ -733,28 +733,68 @@ fn run(
             }
         }
         if changed || chat.is_some() {
-            let mut update = Update::default();
-            if changed {
-                for (seat, _) in watchers.iter().filter(|(_, n)| **n > 0) {
-                    let message = ServerMessage::State(Box::new(game.seat_state(seat)));
-                    update
-                        .states
-                        .insert(seat.clone(), Arc::from(wire(&message)));
-                }
-                let now_to_act = game.to_act();
-                crate::webhook::notify(
-                    &game.id,
-                    &game.status(),
-                    game.webhooks(),
-                    (&to_act, &now_to_act),
+            let chat = chat.map(|c| Arc::from(wire(&ServerMessage::Chat(c))));
+            publish(
+                &mut game,
+                changed,
+                chat,
+                &watchers,
+                &mut to_act,
+                updates,
+                allow_local_webhooks,
+            );
+        }
+        // The seats have the state with the server's side to act (the page says it is
+        // thinking, issue 40); then it acts, and they get the state after.
+        if changed {
+            let before = game.status();
+            game.run_policies();
+            if game.status() != before {
+                publish(
+                    &mut game,
+                    true,
+                    None,
+                    &watchers,
+                    &mut to_act,
+                    updates,
                     allow_local_webhooks,
                 );
-                to_act = now_to_act;
             }
-            update.chat = chat.map(|c| Arc::from(wire(&ServerMessage::Chat(c))));
-            let _ = updates.send(Arc::new(update));
         }
     }
+}
+
+/// Sends every watched seat its state (when `changed`) and the chat line, and calls the
+/// webhooks of sides whose turn it has become since `to_act`.
+fn publish(
+    game: &mut Live,
+    changed: bool,
+    chat: Option<Arc<str>>,
+    watchers: &HashMap<Seat, usize>,
+    to_act: &mut Vec<String>,
+    updates: &broadcast::Sender<Arc<Update>>,
+    allow_local_webhooks: bool,
+) {
+    let mut update = Update::default();
+    if changed {
+        for (seat, _) in watchers.iter().filter(|(_, n)| **n > 0) {
+            let message = ServerMessage::State(Box::new(game.seat_state(seat)));
+            update
+                .states
+                .insert(seat.clone(), Arc::from(wire(&message)));
+        }
+        let now_to_act = game.to_act();
+        crate::webhook::notify(
+            &game.id,
+            &game.status(),
+            game.webhooks(),
+            (to_act, &now_to_act),
+            allow_local_webhooks,
+        );
+        *to_act = now_to_act;
+    }
+    update.chat = chat;
+    let _ = updates.send(Arc::new(update));
 }
 
 /// A message as sent; one that cannot be written becomes an error message saying so.

@@ -18,6 +18,8 @@ mod player6;
 mod player7;
 // Issue 40: a seat the server's search plays, named, and its thinking shown to its own.
 mod search_seat;
+// Issue 40 again: the page while the server's computer thinks, and stacked pieces' names.
+mod search_wait;
 
 /// The longest any page may take to show what the server sent.
 pub const WAIT: Duration = Duration::from_secs(20);

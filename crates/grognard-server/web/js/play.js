@@ -265,6 +265,22 @@ function sideWords(side) {
   return p ? `${side} — computer (${p})` : side;
 }
 
+/** " — computer (search)" after a side's name when the server plays it, else nothing. */
+function computerTag(side) {
+  const p = computerOf(side);
+  return p ? ` — computer (${p})` : '';
+}
+
+/**
+ * The sides the server's computer plays that are to act now. The server sends the seats
+ * each state before its computer acts on it and again after, so while the game goes on
+ * (not over, not paused) these are the sides it is thinking for.
+ */
+function thinkingSides(st) {
+  if (st.over || st.paused) return [];
+  return st.to_act.filter((s) => computerOf(s));
+}
+
 /** The definition of a phase in the table's sequence of play (any variant), by name. */
 function phaseDef(name) {
   const seq = page.table && page.table.rules && page.table.rules.sequence;
@@ -296,9 +312,12 @@ function phasingNow() {
 
 function renderStatus() {
   const st = page.state.status;
-  const mine = page.table && page.table.sides.includes(page.seat) && st.to_act.includes(page.seat);
+  // The seat of a side the server plays is never a person's move: its page says it thinks.
+  const mine = page.table && page.table.sides.includes(page.seat) && st.to_act.includes(page.seat) && !computerOf(page.seat);
   document.body.dataset.orders = String(st.orders);
   document.body.dataset.turn = mine ? 'yours' : 'theirs';
+  const thinking = thinkingSides(st);
+  document.body.dataset.thinking = thinking.join(' ');
   let line;
   if (st.over) line = `Game over: ${st.result ? st.result.why : 'no result'}`;
   else {
@@ -308,9 +327,11 @@ function renderStatus() {
     // others wait for it, and "french's turn" that the Austrians do.
     const others = st.to_act.filter((s) => s !== page.seat);
     const shared = mine && others.length > 0;
-    const turn = !phasing ? '' : shared ? ` (${phasing} phasing)` : ` · ${phasing}'s turn`;
+    const turn = !phasing ? '' : shared ? ` (${phasing} phasing)` : ` · ${phasing}'s turn${computerTag(phasing)}`;
     const yours = others.length ? `you (${page.seat}) and ${others.join(' and ')} act at once` : `your move (${page.seat})`;
-    line = `Turn ${st.turn} · ${st.phase} phase${turn} · ${mine ? yours : `${who} to act`}`;
+    // The server's computer to act: it is thinking now, and says so until its orders come.
+    const theirs = thinking.length ? `${thinking.map(sideWords).join(' and ')} ${thinking.length > 1 ? 'are' : 'is'} thinking…` : `${who} to act`;
+    line = `Turn ${st.turn} · ${st.phase} phase${turn} · ${mine ? yours : theirs}`;
   }
   if (st.paused) line += ` · paused: ${st.paused}`;
   put(el.status, line);
@@ -359,13 +380,17 @@ function renderOrders() {
   const groups = groupByPiece(legal);
   const end = legal.findIndex((o) => o.end_phase);
   el.endPhase.hidden = end < 0;
-  el.endPhase.disabled = page.pending;
   el.endPhase.onclick = end < 0 ? null : () => send(legal[end]);
   // Undo only when the server says this seat may take back the last order; outside the
   // seat's own move that order is the one that handed the move over, so the button says so.
   const mine = page.state.status.to_act.includes(page.seat);
+  // While the server's computer thinks and this seat waits for it, its orders are greyed.
+  const thinking = mine ? [] : thinkingSides(page.state.status);
+  const waiting = thinking.length > 0;
+  el.orders.classList.toggle('waiting', waiting);
+  el.endPhase.disabled = page.pending || waiting;
   el.undo.hidden = !page.state.can_undo;
-  el.undo.disabled = page.pending;
+  el.undo.disabled = page.pending || waiting;
   el.undo.textContent = mine || page.seat === 'referee' ? 'Undo' : 'Take back my last order';
   const blocks = [];
   for (const [piece, items] of groups) {
@@ -387,9 +412,11 @@ function renderOrders() {
       ? 'The game is over.'
       : page.state.hook_error
         ? `No orders: ${page.state.hook_error}`
-        : end >= 0
-          ? 'No piece has an order now: End phase when you are done.'
-          : 'No orders for you now.';
+        : waiting
+          ? `No orders for you now: ${thinking.map(sideWords).join(' and ')} ${thinking.length > 1 ? 'are' : 'is'} thinking…`
+          : end >= 0
+            ? 'No piece has an order now: End phase when you are done.'
+            : 'No orders for you now.';
     blocks.push(h('p', { class: 'quiet', id: 'no-orders' }, why));
   }
   put(el.orders, blocks);
