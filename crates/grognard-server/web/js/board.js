@@ -471,7 +471,12 @@ export class Board {
     const layer = this.layer;
     layer.replaceChildren();
     const marks = s('g', { class: 'dests' });
-    // Several pieces in one cell are fanned out so each can be clicked.
+    // Several pieces in one cell are stacked down it so each can be clicked and its name
+    // read (issue 40: a diagonal fan of three hid two names under the next counter). Each
+    // piece is drawn over the one below it, which it then covers only above that one's
+    // name: rows `step` apart, and pieces small enough, turned any way, to stop short of
+    // the name's top (a name's glyphs reach 0.08 of a cell above a full piece's centre,
+    // scaled as the piece is; a piece turned 45° reaches 0.495 below its own).
     const perCell = new Map();
     for (const t of model.tokens) {
       if (!t.cell) continue;
@@ -479,18 +484,23 @@ export class Board {
       perCell.set(k, (perCell.get(k) || 0) + 1);
     }
     const seen = new Map();
-    for (const t of model.tokens) {
+    const stacked = (t) => Boolean(t.cell) && perCell.get(`${t.cell.col},${t.cell.row}`) > 1;
+    // Bottom of each stack first, so the pieces above it are drawn over it.
+    const order = [...model.tokens.filter((t) => !stacked(t)), ...model.tokens.filter(stacked).reverse()];
+    for (const t of order) {
       let at = t.at;
       let scale = 1;
       if (t.cell) {
         const k = `${t.cell.col},${t.cell.row}`;
         const n = perCell.get(k);
+        // Counted from the bottom (drawn first): row 0 at the stack's foot.
         const i = seen.get(k) || 0;
         seen.set(k, i + 1);
         const [x, y] = this.centre(t.cell);
-        scale = n > 1 ? 0.62 : 1;
-        const off = n > 1 ? (i - (n - 1) / 2) * (CELL * 0.5 / Math.max(1, n - 1)) : 0;
-        at = [x + off, y + off * 0.6];
+        const step = n > 1 ? Math.min(CELL * 0.36, (CELL * 0.9) / (n - 1)) : 0;
+        scale = n > 1 ? Math.min(0.62, step / (CELL * 0.575)) : 1;
+        const row = (n - 1) / 2 - i;
+        at = [x - row * CELL * 0.04, y - row * step];
         for (const extra of t.cells || []) {
           layer.append(this.cellShape(extra, { class: 'spread', stroke: sideColour(t.side) }));
         }
