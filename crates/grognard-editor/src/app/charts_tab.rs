@@ -328,7 +328,7 @@ impl EditorApp {
         // leave: black-powder's *command* has 23, whose rows pushed the plot off the
         // window at 800×600 and its bar names at 1400×900 (thirteenth player F10, F12).
         // What the lines under the inputs took in the last frame (else a guess).
-        let between_id = egui::Id::new(("odds lines height", chart));
+        let between_id = ui.make_persistent_id(("odds lines height", chart));
         let between = ui
             .ctx()
             .data(|d| d.get_temp::<f32>(between_id))

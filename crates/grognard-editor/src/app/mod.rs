@@ -31,6 +31,7 @@ mod simulate_tab;
 mod switch;
 mod thinker;
 mod tune_tab;
+mod waker;
 mod why;
 
 pub use crate::words::order_text;
@@ -149,6 +150,8 @@ struct PathPrompt {
 struct Watch {
     files: Vec<(PathBuf, Option<SystemTime>, Option<u64>)>,
     last: Option<Instant>,
+    /// The thread that wakes the window when a file changes (see [`EditorApp::frame`]).
+    waker: waker::Waker,
 }
 
 fn modified(p: &Path) -> Option<SystemTime> {
@@ -730,6 +733,8 @@ impl EditorApp {
                 (p, m, h)
             })
             .collect();
+        let times = self.rt.watch.files.iter().map(|(p, m, _)| (p.clone(), *m));
+        self.rt.watch.waker.watch(times.collect());
     }
 
     /// True when a game has begun: an order given or a seat handed to the computer.
@@ -891,11 +896,13 @@ impl EditorApp {
                 .all_styles_mut(|s| s.spacing.default_area_size.y = 4096.0);
         }
         self.poll_remote(ui.ctx());
-        if self
-            .rt
-            .watch
-            .last
-            .is_none_or(|t| t.elapsed() >= WATCH_EVERY)
+        let woken = self.rt.watch.waker.take_changed();
+        if woken
+            || self
+                .rt
+                .watch
+                .last
+                .is_none_or(|t| t.elapsed() >= WATCH_EVERY)
         {
             self.rt.watch.last = Some(Instant::now());
             self.check_files();
@@ -1024,11 +1031,20 @@ pub fn explain_pieces(d: &Diagnostics, text: &str) -> Vec<String> {
         .collect()
 }
 
+impl EditorApp {
+    /// One frame of the editor's window: [`EditorApp::show`], with a thread watching the
+    /// files on disk that wakes the window when one changes. The window asked for a frame
+    /// every [`WATCH_EVERY`] to look itself, drawing the whole editor over and over while
+    /// idle (thirteenth player F1, F14).
+    pub fn frame(&mut self, ui: &mut egui::Ui) {
+        self.rt.watch.waker.start(ui.ctx(), WATCH_EVERY);
+        self.show(ui);
+    }
+}
+
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        // Wake up now and then to notice files changed on disk.
-        ui.ctx().request_repaint_after(WATCH_EVERY);
-        self.show(ui);
+        self.frame(ui);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
