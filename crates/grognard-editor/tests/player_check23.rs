@@ -331,6 +331,7 @@ fn the_greyed_new_game_hover_names_each_mistake_in_file_order() {
     assert!(real.is_some(), "the slip's line {slip}: {hover}");
     assert!(hover.contains("found `three`"), "{hover}");
     assert!(knock_on < real, "in file order: {hover}");
+    assert!(hover.contains(". Fix them and save;"), "{hover}");
 }
 
 /// F10 (confusing): black-powder's *command* odds started "reliable prolong 1" and

@@ -247,11 +247,18 @@ impl EditorApp {
                         broken.is_none(),
                         egui::Button::new("New game from the changed files"),
                     )
-                    .on_disabled_hover_text(format!(
-                        "No new game can start from the files as they are now: {}. Fix \
-                         it and save; the game in play goes on meanwhile.",
-                        broken.unwrap_or_default()
-                    ))
+                    .on_disabled_hover_text({
+                        let broken = broken.unwrap_or_default();
+                        let them = if broken.contains(" mistakes, in file order: ") {
+                            "them"
+                        } else {
+                            "it"
+                        };
+                        format!(
+                            "No new game can start from the files as they are now: {broken}. \
+                             Fix {them} and save; the game in play goes on meanwhile."
+                        )
+                    })
                     .on_hover_text(format!(
                         "{} changed on disk while this game was in play; the game goes on \
                          as it started. This starts a new one from the files as they are \
