@@ -279,6 +279,11 @@ fn a_changed_target_makes_the_tune_answer_stale() {
         .set_value_accesskit(99.0);
     h.run();
     assert!(h.query_by_label(&answer).is_none(), "{answer}");
+    let said = common::status(&h);
+    assert!(
+        said.starts_with("the last tuning's answer is out of date"),
+        "{said}"
+    );
     let _ = h.get_by_label(
         "The target win rate changed since the last run (it was 50.0%): Run again for an \
          answer.",

@@ -201,6 +201,21 @@ impl EditorApp {
             self.tune_form(ui, &sides, out);
             self.tune_results(ui, out);
         });
+        // The status line's "tuning done: …" goes with the answer it reports (thirteenth
+        // player F11: it stayed once the answer had given way).
+        let t = &self.rt.tune;
+        let stale = t.done.as_ref().is_some_and(|d| {
+            (d.tuner.target * 100.0 - t.target).abs() > 1e-9 || row_keys(&t.rows) != t.ran_with
+        });
+        if stale
+            && self
+                .rt
+                .status
+                .as_ref()
+                .is_some_and(|s| s.text.starts_with("tuning done: "))
+        {
+            self.say("the last tuning's answer is out of date (its target or numbers changed): Run again for one");
+        }
     }
 
     fn tune_form(&mut self, ui: &mut egui::Ui, sides: &[String], out: &mut Vec<Command>) {
