@@ -1034,7 +1034,7 @@ pub fn explain_pieces(d: &Diagnostics, text: &str) -> Vec<String> {
 impl EditorApp {
     /// One frame of the editor's window: [`EditorApp::show`], with a thread watching the
     /// files on disk that wakes the window when one changes. The window asked for a frame
-    /// every [`WATCH_EVERY`] to look itself, drawing the whole editor over and over while
+    /// every `WATCH_EVERY` (0.75 s) to look itself, drawing the whole editor over and over while
     /// idle (thirteenth player F1, F14).
     pub fn frame(&mut self, ui: &mut egui::Ui) {
         self.rt.watch.waker.start(ui.ctx(), WATCH_EVERY);
