@@ -26,7 +26,7 @@ fn roll_of<'a>(p: &'a Played, chart: &str) -> (usize, &'a serde_json::Value) {
 }
 
 /// The value of `input` in a roll's JSON (`inputs` as `[name, value]` pairs).
-fn input(roll: &serde_json::Value, name: &str) -> Option<i64> {
+pub(super) fn input(roll: &serde_json::Value, name: &str) -> Option<i64> {
     (roll["inputs"].as_array().into_iter().flatten())
         .find(|pair| pair[0] == name)
         .and_then(|pair| pair[1].as_i64())
@@ -160,7 +160,12 @@ fn closing_fire_after_a_move_on_prolong_is_at_minus_one_and_after_two_there_is_n
 
 /// `validate FILE --json`'s diagnostics of the audit's scenario `name`: (line, message).
 fn diagnostics(name: &str) -> Vec<(i64, String)> {
-    let answer = json_of(&grognard(&["validate", &fixture(name), "--json"]));
+    validate_diagnostics(&fixture(name))
+}
+
+/// `validate PATH --json`'s diagnostics (line, message); the second audit's tests use it too.
+pub(super) fn validate_diagnostics(path: &str) -> Vec<(i64, String)> {
+    let answer = json_of(&grognard(&["validate", path, "--json"]));
     (answer["files"][0]["diagnostics"]
         .as_array()
         .into_iter()

@@ -3,6 +3,7 @@
 //! `tests/fixtures/audits/black-powder-art2`, played through the binary and asserted on
 //! `play --json` and `legal --json`.
 
+use super::artillery_audit::{input, validate_diagnostics};
 use crate::util::{Played, grognard, json_of, play_json_in, root};
 
 const DIR: &str = "tests/fixtures/audits/black-powder-art2";
@@ -14,13 +15,6 @@ fn fixture(name: &str) -> String {
 /// `play SCENARIO --orders ORDERS --json ARGS` on the audit's files, from the root.
 fn played(scenario: &str, orders: &str, args: &[&str]) -> Played {
     play_json_in(&root(), &fixture(scenario), &fixture(orders), args)
-}
-
-/// The value of `input` in a roll's JSON (`inputs` as `[name, value]` pairs).
-fn input(roll: &serde_json::Value, name: &str) -> Option<i64> {
-    (roll["inputs"].as_array().into_iter().flatten())
-        .find(|pair| pair[0] == name)
-        .and_then(|pair| pair[1].as_i64())
 }
 
 /// The rolls of `chart` whose purpose is `purpose`.
@@ -107,16 +101,7 @@ fn the_side_out_of_phase_gives_no_brigade_order_and_changes_no_formation() {
 
 /// `validate FILE --json`'s diagnostics: (line, message).
 fn diagnostics(name: &str) -> Vec<(i64, String)> {
-    let answer = json_of(&grognard(&["validate", &fixture(name), "--json"]));
-    (answer["files"][0]["diagnostics"]
-        .as_array()
-        .into_iter()
-        .flatten())
-    .map(|d| {
-        let line = d["line"].as_i64().unwrap_or(-1);
-        (line, d["message"].as_str().unwrap_or_default().to_owned())
-    })
-    .collect()
+    validate_diagnostics(&fixture(name))
 }
 
 #[test]
