@@ -192,6 +192,9 @@ struct Runtime {
     /// The files that changed on disk while a game was in play (shown, with a button to
     /// start a new game from them; the game goes on meanwhile).
     disk_changed: Vec<String>,
+    /// Each file changed on disk mid-game with the hash the game started with, so a file
+    /// put back as it was leaves `disk_changed` again (fourteenth player).
+    game_hashes: Vec<(PathBuf, Option<u64>)>,
     watch: Watch,
     prompt: Option<PathPrompt>,
     terrain_colors: Vec<Color32>,
@@ -330,6 +333,7 @@ impl EditorApp {
                 status: None,
                 reload_error: None,
                 disk_changed: Vec::new(),
+                game_hashes: Vec::new(),
                 watch: Watch::default(),
                 prompt: None,
                 terrain_colors: Vec::new(),
@@ -661,6 +665,7 @@ impl EditorApp {
             Ok(session) => {
                 self.rt.scenario_problems.clear();
                 self.rt.disk_changed.clear();
+                self.rt.game_hashes.clear();
                 self.rt.play.review = None;
                 self.rt.session = Some(session);
                 self.rt.play.players.clear();
@@ -751,12 +756,16 @@ impl EditorApp {
     /// not restarted: it goes on, and the Play tab offers a new game from the new files.
     pub fn check_files(&mut self) {
         let mut changed = Vec::new();
+        let in_game = self.game_in_progress();
         for (p, m, h) in &mut self.rt.watch.files {
             let now = modified(p);
             if now != *m {
                 *m = now;
                 let hash = content_hash(p);
                 if hash != *h {
+                    if in_game && !self.rt.game_hashes.iter().any(|(g, _)| g == p) {
+                        self.rt.game_hashes.push((p.clone(), *h));
+                    }
                     *h = hash;
                     changed.push(p.clone());
                 }
@@ -815,11 +824,38 @@ impl EditorApp {
         if self.rt.reload_error.is_none() {
             if self.game_in_progress() {
                 self.keep_game_after_change(&changed);
+                self.forget_files_put_back();
             } else {
                 self.recheck_scenario();
             }
         }
         self.rewatch();
+    }
+
+    /// A file put back mid-game as the game started with it (its bytes' hash the same) is
+    /// no longer "changed on disk"; with none left, the status line says so and the Play
+    /// tab offers no new game (fourteenth player: a ruleset restored byte for byte still
+    /// offered a new game "from the changed files").
+    fn forget_files_put_back(&mut self) {
+        let mut back = Vec::new();
+        self.rt.game_hashes.retain(|(p, h)| {
+            let same = content_hash(p) == *h;
+            if same {
+                back.push(p.clone());
+            }
+            !same
+        });
+        if back.is_empty() {
+            return;
+        }
+        let names: Vec<String> = back.iter().map(|p| self.shown(p)).collect();
+        self.rt.disk_changed.retain(|d| !names.contains(d));
+        if self.rt.disk_changed.is_empty() {
+            self.say(format!(
+                "{} read again as the game in play started with them; nothing to start anew",
+                names.join(", ")
+            ));
+        }
     }
 
     /// Files changed on disk while a game is in play: the game goes on under the files it

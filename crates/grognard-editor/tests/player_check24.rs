@@ -1,0 +1,34 @@
+//! The fourteenth outside player's findings of issue 37 (/work/audit/editor-player-14): a
+//! ruleset put back as the game started with it, Tune's status line after its answer
+//! returns, Undo's hover after the player's own dice, the Dice log's room at 800×600 —
+//! each checked as the editor shows it, driven with egui_kittest.
+
+mod common;
+use common::status;
+
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+
+/// A ruleset changed mid-game, then written back byte for byte as the game started with
+/// it, still said "changed on disk" and offered *New game from the changed files*. The
+/// bytes read the same again (its hash, not its time), so the row goes and the status line
+/// says the files are as the game started.
+#[test]
+fn a_ruleset_put_back_as_it_was_is_no_longer_changed() {
+    let (dir, _, _, mut h) = common::drill_square_in_play();
+    let rules = dir.path().join("rulesets/drill-square.yaml");
+    let text = std::fs::read_to_string(&rules).expect("read");
+    let label = "New game from the changed files";
+    common::rewrite(&rules, &format!("{text}\n# changed\n"), 5);
+    h.state_mut().check_files();
+    h.run();
+    assert!(common::enabled(&h, label), "{}", status(&h));
+    assert!(status(&h).contains("changed on disk"), "{}", status(&h));
+    common::rewrite(&rules, &text, 10);
+    h.state_mut().check_files();
+    h.run();
+    let said = status(&h);
+    assert!(!said.contains("changed on disk"), "{said}");
+    assert!(said.contains("as the game in play started"), "{said}");
+    assert!(h.query_by_role_and_label(Role::Button, label).is_none());
+}
