@@ -34,6 +34,10 @@ pub(super) struct Finished {
     pub(super) snapshot: TuneSnapshot,
 }
 
+/// The status line once the last answer no longer matches the target or numbers.
+const OUT_OF_DATE: &str =
+    "the last tuning's answer is out of date (its target or numbers changed): Run again for one";
+
 /// The Tune tab's state.
 pub(super) struct TuneUi {
     /// The side whose win rate is tuned (its index).
@@ -207,14 +211,22 @@ impl EditorApp {
         let stale = t.done.as_ref().is_some_and(|d| {
             (d.tuner.target * 100.0 - t.target).abs() > 1e-9 || row_keys(&t.rows) != t.ran_with
         });
-        if stale
-            && self
-                .rt
+        let said = |app: &Self, start: &str| {
+            app.rt
                 .status
                 .as_ref()
-                .is_some_and(|s| s.text.starts_with("tuning done: "))
+                .is_some_and(|s| s.text.starts_with(start))
+        };
+        if stale && said(self, "tuning done: ") {
+            self.say(OUT_OF_DATE);
+        } else if !stale
+            && said(self, OUT_OF_DATE)
+            && let Some(d) = &self.rt.tune.done
         {
-            self.say("the last tuning's answer is out of date (its target or numbers changed): Run again for one");
+            // Set back, the answer is shown again, and so is its line (fourteenth player:
+            // the status line still called it out of date).
+            let message = answer_text(&d.tuner, &d.snapshot);
+            self.say(format!("tuning done: {message}"));
         }
     }
 
