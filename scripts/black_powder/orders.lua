@@ -587,6 +587,10 @@ function bp.woods_drift_away_check(game, actor, target)
 end
 
 function bp.passage_of_lines_check(game, actor, target)
+  -- 003 l.686-690 and l.723-725: a passage is declared in the unit's own command phase;
+  -- in the opponent's, a support charge is the only answer.
+  local problem = opponent_phase_problem(game, actor, "make a passage of lines")
+  if problem then return problem end
   if amended(game) then
     -- A passage is made on a move (l.723-737), by a unit through a unit: commanders are
     -- points, which pass and are passed freely. It may be declared before the unit's
@@ -606,12 +610,20 @@ function bp.passage_of_lines_check(game, actor, target)
   end
 end
 
+-- No roll when a skirmisher or a deployed battery is in the passage (003 l.733-734: any unit
+-- passes through them with no chance of disorder; the action's description reads it both
+-- ways, so a skirmish company or a deployed battery passing through a friend rolls neither).
+local function passes_freely(game, u)
+  return is_skirmisher(game, u) or (is_artillery(game, u) and game:mode(u) == "unlimbered")
+end
+
 function bp.passage_of_lines(game, actor, target)
+  local problem = opponent_phase_problem(game, actor, "make a passage of lines")
+  if problem then game:refuse(problem) end
   call.pending = {}
   -- No charge during the passage: a later charge needs another move (check_may_charge).
   game:set_flag(actor, "passed_lines")
-  if is_skirmisher(game, target) or (is_artillery(game, target) and game:mode(target) == "unlimbered")
-    or game:mode(target) == "square" then
+  if passes_freely(game, actor) or passes_freely(game, target) or game:mode(target) == "square" then
     game:note(game:name(actor) .. " passes through " .. game:name(target) .. " freely")
     return
   end

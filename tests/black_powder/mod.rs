@@ -30,6 +30,7 @@ mod melee;
 mod modules;
 mod movement;
 mod orders;
+mod passage;
 mod rulings;
 mod tables;
 
