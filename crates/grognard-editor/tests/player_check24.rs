@@ -74,3 +74,56 @@ fn a_target_set_back_restores_the_tune_status_line() {
     h.run();
     assert_eq!(status(&h), done);
 }
+
+/// After the player's own artillery fire, the greyed Undo's hover said "Dice were rolled
+/// since the last order", though that order rolled them. Locked by dice, the last order is
+/// the one that rolled them (any later order could be taken back), and the words say so.
+#[test]
+fn undo_after_a_roll_says_the_last_order_rolled_dice() {
+    use grognard_editor::Command;
+    use grognard_editor::view::ViewAs;
+    use grognard_rules::load::orders_from_text;
+    use grognard_rules::orders::resolve_order;
+    let mut h = common::scenario("examples/drill-square.yaml", 1280.0, 800.0);
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Play));
+    h.run();
+    let text = std::fs::read_to_string(common::root().join("examples/drill-square.orders.yaml"))
+        .expect("orders");
+    // Up to blue's volley at r2 (turn 2) and the end of that phase.
+    let upto = &text[..text.find("  # Turn 2, Red answers.").expect("red's turn")];
+    for o in orders_from_text("test", upto).expect("orders parse") {
+        let order = {
+            let game = &h.state().session().expect("a game").game;
+            resolve_order(game, &o.value).expect("resolves")
+        };
+        h.state_mut()
+            .command(Command::ViewAs(ViewAs::Side(order.side)));
+        h.state_mut().command(Command::Give(order.action));
+        h.run();
+    }
+    // The phase's end after the volley is an order of blue's own: taken back, the last
+    // order is the volley, which rolled.
+    h.state_mut().command(Command::Undo);
+    h.run();
+    let s = h.state().session().expect("a game");
+    assert!(
+        s.why_locked().is_some_and(|w| w.contains("dice")),
+        "{}",
+        status(&h)
+    );
+    let at = h
+        .get_by_role_and_label(Role::Button, "Undo")
+        .rect()
+        .center();
+    h.event(egui::Event::PointerMoved(at));
+    h.run();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    h.event(egui::Event::PointerMoved(at + egui::vec2(1.0, 0.0)));
+    h.run();
+    assert!(
+        h.query_by_label_contains("The last order rolled dice")
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("since the last order").is_none());
+}
