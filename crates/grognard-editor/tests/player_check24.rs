@@ -127,3 +127,102 @@ fn undo_after_a_roll_says_the_last_order_rolled_dice() {
     );
     assert!(h.query_by_label_contains("since the last order").is_none());
 }
+
+/// Blue's and red's volleys of drill-square's orders (through turn 2), then a search of 40
+/// imagined games an order playing blue's turn 3, in a window `w` × `ht`.
+fn volleys_then_search(
+    w: f32,
+    ht: f32,
+) -> egui_kittest::Harness<'static, grognard_editor::EditorApp> {
+    use grognard_editor::Command;
+    use grognard_editor::view::ViewAs;
+    use grognard_play::PolicyKind;
+    use grognard_play::search::Budget;
+    use grognard_rules::load::orders_from_text;
+    use grognard_rules::orders::resolve_order;
+    let mut h = common::scenario("examples/drill-square.yaml", w, ht);
+    h.state_mut().set_computer_pace(std::time::Duration::ZERO);
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Play));
+    h.run();
+    let text = std::fs::read_to_string(common::root().join("examples/drill-square.orders.yaml"))
+        .expect("orders");
+    let upto = &text[..text.find("  # Turn 3").expect("turn 3")];
+    for o in orders_from_text("test", upto).expect("orders parse") {
+        let order = {
+            let game = &h.state().session().expect("a game").game;
+            resolve_order(game, &o.value).expect("resolves")
+        };
+        h.state_mut()
+            .command(Command::ViewAs(ViewAs::Side(order.side)));
+        h.state_mut().command(Command::Give(order.action));
+        h.run();
+    }
+    let blue = common::side_named(&h, "blue");
+    h.state_mut().command(Command::Seat(
+        blue,
+        Some(PolicyKind::Search(Budget::Iterations(40))),
+    ));
+    h.run();
+    let started = std::time::Instant::now();
+    loop {
+        h.step();
+        let game = &h.state().session().expect("a game").game;
+        if h.state().computer_thinking().is_none() && !game.to_act().contains(&blue) {
+            break;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.state_mut().command(Command::ViewAs(ViewAs::Referee));
+    h.run();
+    h
+}
+
+/// At 800×600 with *Why…* open, the Dice log got its heading and one line cut by the
+/// status bar. The logs keep room for a few dice lines; the Why panel gives way first.
+#[test]
+fn the_dice_log_keeps_a_few_lines_beside_an_open_why_panel() {
+    use egui_kittest::kittest::NodeT;
+    for (w, ht) in [(800.0, 600.0), (1400.0, 900.0)] {
+        let mut h = volleys_then_search(w, ht);
+        h.get_by_label("Why the computer chose…").click();
+        h.run();
+        let heading = common::rect_of(&h, "Dice log");
+        let labels: Vec<(String, f32, f32)> = h
+            .query_all_by_role(Role::Label)
+            .filter_map(|n| {
+                let n = n.accesskit_node();
+                let b = n.bounding_box()?;
+                Some((
+                    n.label().or_else(|| n.value()).unwrap_or_default(),
+                    b.y0 as f32,
+                    b.y1 as f32,
+                ))
+            })
+            .filter(|(_, y0, _)| *y0 >= heading.max.y)
+            .collect();
+        let foot = labels
+            .iter()
+            .find(|l| l.0 == status(&h))
+            .map_or(ht, |l| l.1);
+        let dice: Vec<_> = labels
+            .iter()
+            .filter(|l| l.1 >= heading.max.y && l.2 <= foot)
+            // The Why panel's lines, scrolled out of its box, are not the dice log's.
+            .filter(|l| {
+                !["weighed:", "chosen:", "blue chose", "red chose"]
+                    .iter()
+                    .any(|w| l.0.starts_with(w))
+            })
+            .collect();
+        // Whole text lines (15 points each) of the dice log above the status bar.
+        let shown: f32 = dice.iter().map(|l| l.2 - l.1).sum();
+        assert!(
+            shown >= 45.0 && foot - heading.max.y >= 60.0,
+            "{w}×{ht}: the dice log shows {shown} points of whole lines in {} above the \
+             status bar at {foot} (heading {heading:?}): {dice:#?}",
+            foot - heading.max.y
+        );
+    }
+}

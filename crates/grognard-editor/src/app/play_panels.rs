@@ -445,12 +445,18 @@ impl EditorApp {
         // Open, *Why the computer chose…* scrolls in at most a third of the logs' room
         // (and never in the headings and few lines the logs need): unbounded, it pushed
         // both logs off the window (thirteenth player, F5).
+        // In a short window it gives way first, down to a line, so the dice log keeps its
+        // heading and a few lines above the status bar (fourteenth player: at 800×600 it
+        // had one line, cut by the status bar).
         let why_most = (ui.available_height() / 3.0)
-            .min(ui.available_height() - 12.0 * line)
-            .max(3.0 * line);
+            .min(ui.available_height() - 14.0 * line)
+            .max(line);
         self.why_ui(ui, why_most);
-        // The event log takes about half of what is left, the dice log the rest.
-        let share = ((ui.available_height() - 4.0 * line) / 2.0).max(3.0 * line);
+        // The event log takes about half of what is left, the dice log the rest, and the
+        // event log gives way to the dice log's few lines.
+        let share = ((ui.available_height() - 4.0 * line) / 2.0)
+            .min(ui.available_height() - 8.0 * line)
+            .max(2.0 * line);
         egui::CollapsingHeader::new(
             RichText::new(format!("Event log ({})", self.rt.play.log.len())).strong(),
         )
@@ -622,6 +628,8 @@ fn follow_lines(
     let out = egui::ScrollArea::vertical()
         .id_salt(salt)
         .max_height(max_height)
+        // egui's least height of a scrolled area (64) would overrun a smaller share.
+        .min_scrolled_height(max_height.min(64.0))
         .auto_shrink([false, true])
         .stick_to_bottom(true)
         .show(ui, |ui| {

@@ -105,6 +105,8 @@ impl EditorApp {
                 egui::ScrollArea::vertical()
                     .id_salt("why lines")
                     .max_height(most)
+                    // Not egui's least 64 points: in a short window `most` is less.
+                    .min_scrolled_height(most.min(64.0))
                     .auto_shrink([false, true])
                     .show(ui, |ui| why_lines(ui, game, shown));
             });
