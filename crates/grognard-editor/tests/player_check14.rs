@@ -128,11 +128,12 @@ fn a_refused_click_gives_the_rules_reason() {
 }
 
 /// The mode buttons of the selected piece: (label, enabled).
-fn mode_buttons(h: &Harness<'_, EditorApp>) -> Vec<(String, bool)> {
+fn mode_buttons(h: &Harness<'_, EditorApp>, modes: &[String]) -> Vec<(String, bool)> {
     h.query_all_by_role(Role::Button)
         .filter_map(|n| {
             let l = n.accesskit_node().label()?;
-            l.starts_with("Mode ")
+            modes
+                .contains(&l)
                 .then(|| (l, !n.accesskit_node().is_disabled()))
         })
         .collect()
@@ -160,12 +161,17 @@ fn the_mode_buttons_follow_the_legal_orders_and_say_the_rule_that_bars_the_other
         let mut hooks = grognard_editor::session::hooks_for(&session.scenario.ruleset)
             .expect("the scripts load");
         let legal = game.legal_orders(p.side, hooks.as_mut());
-        let shown = mode_buttons(&h);
+        let names: Vec<String> = rules
+            .modes
+            .iter()
+            .map(|m| m.name.replace('_', " "))
+            .collect();
+        let shown = mode_buttons(&h, &names);
         let mut expected = Vec::new();
         let mut hovered = Vec::new();
         for (i, m) in rules.modes.iter().enumerate() {
             let mode = ModeId(i as u16);
-            let label = format!("Mode {}", m.name.replace('_', " "));
+            let label = m.name.replace('_', " ");
             if mode == p.mode || ty.allowance.get(i).is_none_or(Option::is_none) {
                 assert!(
                     !shown.iter().any(|(l, _)| *l == label),

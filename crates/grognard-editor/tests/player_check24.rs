@@ -226,3 +226,28 @@ fn the_dice_log_keeps_a_few_lines_beside_an_open_why_panel() {
         );
     }
 }
+
+/// The piece panel read `mode: Mode line`: the row's label said "mode" and each button
+/// "Mode" again, capitalised. The row says what its buttons do and each button the mode's
+/// own name: `change mode to:` then `line`.
+#[test]
+fn the_piece_panels_mode_row_names_each_mode_once() {
+    use grognard_editor::Command;
+    let mut h = common::scenario("examples/black-powder.yaml", 1400.0, 900.0);
+    h.state_mut()
+        .command(Command::Tab(grognard_editor::app::Tab::Play));
+    h.run();
+    let id = h
+        .state()
+        .drawn_pieces()
+        .iter()
+        .find(|p| p.name == "fr_ligne")
+        .expect("fr_ligne")
+        .id;
+    h.state_mut().command(Command::Select(Some(id)));
+    h.run();
+    let _ = h.get_by_label("change mode to:");
+    let _ = h.get_by_role_and_label(Role::Button, "line");
+    assert!(h.query_by_label_contains("Mode ").is_none());
+    assert!(h.query_by_label("mode:").is_none());
+}

@@ -242,7 +242,9 @@ impl EditorApp {
             .any(|m| m != p.mode && can_take(rules, p, m));
         if allowed.contains(&Allowed::Mode) && other_modes {
             ui.horizontal_wrapped(|ui| {
-                ui.label("mode:");
+                // "mode: Mode line" read as the label said twice (fourteenth player): the
+                // row says what its buttons do, each button the mode's own name.
+                ui.label("change mode to:");
                 for (i, m) in rules.modes.iter().enumerate() {
                     let mode = ModeId(i as u16);
                     // A mode the piece's type can never take is no choice of its: not
@@ -255,7 +257,7 @@ impl EditorApp {
                         .copied()
                         .find(|a| matches!(a, Action::Mode { mode: x, .. } if *x == mode));
                     let why = self.reason_for(&Action::Mode { piece: p.id, mode }, why);
-                    offer(ui, out, format!("Mode {}", spaced(&m.name)), a, &why);
+                    offer(ui, out, spaced(&m.name), a, &why);
                 }
             });
         }
