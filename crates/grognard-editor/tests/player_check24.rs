@@ -38,29 +38,7 @@ fn a_ruleset_put_back_as_it_was_is_no_longer_changed() {
 /// reports the answer again.
 #[test]
 fn a_target_set_back_restores_the_tune_status_line() {
-    let mut h = common::sized(
-        grognard_editor::Options {
-            scenario: Some(common::root().join("tests/fixtures/tune/duel-scenario.yaml")),
-            ..grognard_editor::Options::default()
-        },
-        1500.0,
-        1400.0,
-    );
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
-        .set_value_accesskit(10.0);
-    h.run();
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("shot");
-    h.run();
-    h.get_by_label("charts.shot.rows.0.score = 9+").click();
-    h.run();
-    h.get_by_label("from").set_text_value_accesskit("9");
-    h.run();
-    h.get_by_label("to").set_text_value_accesskit("9");
-    h.run();
-    h.get_by_role_and_label(Role::Button, "Run").click();
+    let mut h = common::tune_duel_shot_run();
     common::wait_while(&mut h, grognard_editor::EditorApp::tuning);
     let done = status(&h);
     assert!(done.starts_with("tuning done: "), "{done}");

@@ -164,31 +164,8 @@ fn closed_half_hexes_are_drawn_as_halves_and_said_closed() {
 /// rate on the tab is now the observed share with its Wilson interval.
 #[test]
 fn the_tune_tab_says_rates_with_wilson_intervals() {
-    use egui::accesskit::Role;
     use egui_kittest::kittest::Queryable;
-    let mut h = common::sized(
-        grognard_editor::Options {
-            scenario: Some(common::root().join("tests/fixtures/tune/duel-scenario.yaml")),
-            ..grognard_editor::Options::default()
-        },
-        1500.0,
-        1400.0,
-    );
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
-        .set_value_accesskit(10.0);
-    h.run();
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("shot");
-    h.run();
-    h.get_by_label("charts.shot.rows.0.score = 9+").click();
-    h.run();
-    h.get_by_label("from").set_text_value_accesskit("9");
-    h.run();
-    h.get_by_label("to").set_text_value_accesskit("9");
-    h.run();
-    h.get_by_role_and_label(Role::Button, "Run").click();
+    let mut h = common::tune_duel_shot_run();
     let started = std::time::Instant::now();
     h.step();
     while h.state().tuning() {

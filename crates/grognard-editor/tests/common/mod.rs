@@ -237,6 +237,36 @@ pub fn wheel(h: &mut Harness<'_, EditorApp>, at: Pos2, dy: f32, frames: usize) {
     }
 }
 
+/// The duel fixture (tests/fixtures/tune/duel-scenario.yaml) on the Tune tab at 1500×1400,
+/// 10 games a candidate, the shot chart's first row's score (9+) added to vary over 9..9,
+/// and *Run* pressed: the run the Tune tests read their answer from.
+pub fn tune_duel_shot_run() -> Harness<'static, EditorApp> {
+    let mut h = sized(
+        Options {
+            scenario: Some(root().join("tests/fixtures/tune/duel-scenario.yaml")),
+            ..Options::default()
+        },
+        1500.0,
+        1400.0,
+    );
+    h.get_by_role_and_label(Role::Button, "Tune").click();
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
+        .set_value_accesskit(10.0);
+    h.run();
+    h.get_by_label("find a number:")
+        .set_text_value_accesskit("shot");
+    h.run();
+    h.get_by_label("charts.shot.rows.0.score = 9+").click();
+    h.run();
+    h.get_by_label("from").set_text_value_accesskit("9");
+    h.run();
+    h.get_by_label("to").set_text_value_accesskit("9");
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    h
+}
+
 /// Runs frames until `busy` stops holding, failing after four minutes.
 pub fn wait_while(h: &mut Harness<'_, EditorApp>, busy: impl Fn(&EditorApp) -> bool) {
     let started = std::time::Instant::now();
