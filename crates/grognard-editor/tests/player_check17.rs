@@ -284,11 +284,17 @@ fn a_piece_with_no_other_mode_shows_no_mode_row() {
             .map(|(p, s)| (p.name.clone(), s)),
         side
     );
-    assert!(h.query_by_label("change mode to:").is_none(), "no empty mode row");
+    assert!(
+        h.query_by_label("change mode to:").is_none(),
+        "no empty mode row"
+    );
     let ligne = id(&h, "fr_ligne");
     h.state_mut().command(Command::Select(Some(ligne)));
     h.run();
-    assert!(h.query_by_label("change mode to:").is_some(), "a battalion's modes");
+    assert!(
+        h.query_by_label("change mode to:").is_some(),
+        "a battalion's modes"
+    );
 }
 
 /// F9: with a field showing ⚠, *Save as house rule…* on the Diff tab (and in the Ruleset
