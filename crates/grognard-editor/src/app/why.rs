@@ -155,17 +155,10 @@ fn decision_ui(ui: &mut egui::Ui, game: &grognard_kernel::game::Game, e: &Explai
         .strong(),
     );
     ui.indent(("why", e.at), |ui| {
-        // The order given is the first; another weighed order scoring better means the
-        // search kept greedy's order, too few imagined games having tried the others to
-        // overrule it (a chosen order at "1 visit, mean −1.000" beside others at +0.8 read
-        // as a bug: thirteenth player F19).
-        let chosen_mean = e.why.considered.first().map_or(0.0, |c| c.mean);
-        let kept = e
-            .why
-            .considered
-            .iter()
-            .skip(1)
-            .any(|c| c.mean > chosen_mean);
+        // The order given is the first; the search says when it kept greedy's order, too
+        // few imagined games having tried the others to overrule it (a chosen order at "1
+        // visit, mean −1.000" beside others at +0.8 read as a bug: thirteenth player F19).
+        let kept = e.why.kept_default;
         for (i, c) in e.why.considered.iter().enumerate() {
             let mark = if i == 0 { "chosen" } else { "weighed" };
             let note = if i == 0 && kept {

@@ -32,6 +32,11 @@ pub struct Explanation {
     pub millis: u64,
     /// The most visited orders, most visited first; the first is the one given.
     pub considered: Vec<Considered>,
+    /// The order given is the greedy player's own, kept although another scored better,
+    /// because the better one did not beat it by [`super::tree::SURE`] standard errors
+    /// (`Tree::chosen`): too few imagined games to overrule it.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub kept_default: bool,
 }
 
 impl fmt::Display for Explanation {
@@ -43,9 +48,14 @@ impl fmt::Display for Explanation {
         )?;
         for (i, c) in self.considered.iter().enumerate() {
             let mark = if i == 0 { "*" } else { " " };
+            let kept = if i == 0 && self.kept_default {
+                "  (greedy's choice kept: too few imagined games to overrule it)"
+            } else {
+                ""
+            };
             writeln!(
                 f,
-                "  {mark} {:>5} visits  mean {:+.3}  {}",
+                "  {mark} {:>5} visits  mean {:+.3}  {}{kept}",
                 c.visits,
                 c.mean,
                 order_words(&c.order)
@@ -108,6 +118,7 @@ mod tests {
                     mean: -0.5,
                 },
             ],
+            kept_default: false,
         };
         let text = e.to_string();
         assert!(text.contains("10 iterations"), "{text}");
@@ -120,5 +131,26 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("blue"), "{text}");
+        assert!(!text.contains("kept"), "{text}");
+        assert!(!serde_json::to_string(&e).unwrap().contains("kept_default"));
+        // Greedy's order kept over one tried more: its line says so, and the JSON too.
+        let kept = Explanation {
+            kept_default: true,
+            ..e
+        };
+        let text = kept.to_string();
+        assert!(
+            text.contains(
+                "end_phase: true\n" // the weighed line has no note
+            ) && text.contains(
+                "piece: b1}  (greedy's choice kept: too few imagined games to overrule it)"
+            ),
+            "{text}"
+        );
+        assert!(
+            serde_json::to_string(&kept)
+                .unwrap()
+                .contains("\"kept_default\":true")
+        );
     }
 }

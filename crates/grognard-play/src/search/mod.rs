@@ -150,6 +150,9 @@ pub fn think(
     let chosen = given.map_or(Action::EndPhase, |n| n.action.clone());
     // The order given first, then the rest most visited first.
     let ranked = tree.ranked();
+    // Greedy's order given where the tree ranks another first: kept, not overruled.
+    let kept_default =
+        default == Some(&chosen) && ranked.first().is_some_and(|b| b.action != chosen);
     let considered = given
         .into_iter()
         .chain(ranked.into_iter().filter(|n| n.action != chosen))
@@ -173,6 +176,7 @@ pub fn think(
         simulated_orders: spent.orders,
         millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         considered,
+        kept_default,
     };
     Ok((chosen, explanation))
 }
