@@ -172,7 +172,7 @@ impl Session {
         if !self.orders.is_empty() && self.game.result().is_some() {
             return Some(Lock::GameOver.words());
         }
-        self.lock.map(lock_words)
+        self.lock.map(Lock::words)
     }
 
     /// Takes back the last order by replaying every earlier one from the start (the game
@@ -537,17 +537,4 @@ pub fn dice_note(ruleset: &Ruleset, side: bool, log: &[Vec<String>]) -> Vec<Stri
         ));
     }
     out
-}
-
-/// [`Lock::words`], but for dice: the order that rolled them is the last one (any later
-/// order would be undoable), which may be the player's own, so the words say the last
-/// order rolled them, not that they were rolled "since" it (fourteenth player).
-fn lock_words(lock: Lock) -> &'static str {
-    match lock {
-        Lock::Dice => {
-            "The last order rolled dice: an order is taken back only while no die has been \
-             rolled in it or after it."
-        }
-        other => other.words(),
-    }
 }

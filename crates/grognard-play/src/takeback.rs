@@ -32,8 +32,10 @@ impl Lock {
     pub fn words(self) -> &'static str {
         match self {
             Self::Dice => {
-                "Dice were rolled since the last order: an order is taken back only while no \
-                 die has been rolled after it."
+                // The order that rolled them is the last (any later order would be
+                // undoable), and may be the player's own (the fourteenth editor player).
+                "The last order rolled dice: an order is taken back only while no die has been \
+                 rolled in it or after it."
             }
             Self::Revealed => {
                 "The last order showed you something of the enemy (a sighting, a reveal, a \
