@@ -444,34 +444,9 @@ fn undo_names_the_order_and_the_hot_seat_screen_names_the_side() {
 /// summary still said "none meets the target yet".
 #[test]
 fn a_finished_tune_says_no_candidate_met_the_target_without_yet() {
-    let app = EditorApp::new(
-        grognard_editor::Saved::default(),
-        grognard_editor::Options {
-            scenario: Some(common::root().join("tests/fixtures/tune/duel-scenario.yaml")),
-            ..grognard_editor::Options::default()
-        },
-    );
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1500.0, 1400.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    h.run();
-    h.get_by_role_and_label(Role::Button, "Tune").click();
-    h.run();
-    h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
-        .set_value_accesskit(100.0);
-    h.run();
     // Blue wins (11 − N)/10 of the games with "N+": 20% with 9+, 10% with 10+, far from
     // 50%.
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("shot");
-    h.run();
-    h.get_by_label("charts.shot.rows.0.score = 9+").click();
-    h.run();
-    h.get_by_label("from").set_text_value_accesskit("9");
-    h.run();
-    h.get_by_label("to").set_text_value_accesskit("10");
-    h.run();
-    h.get_by_role_and_label(Role::Button, "Run").click();
+    let mut h = common::tune_duel_shot(100.0, "9", "10");
     let started = Instant::now();
     h.step();
     while h.state().tuning() {

@@ -241,6 +241,11 @@ pub fn wheel(h: &mut Harness<'_, EditorApp>, at: Pos2, dy: f32, frames: usize) {
 /// 10 games a candidate, the shot chart's first row's score (9+) added to vary over 9..9,
 /// and *Run* pressed: the run the Tune tests read their answer from.
 pub fn tune_duel_shot_run() -> Harness<'static, EditorApp> {
+    tune_duel_shot(10.0, "9", "9")
+}
+
+/// [`tune_duel_shot_run`] with `games` a candidate and the score varied over `from..to`.
+pub fn tune_duel_shot(games: f64, from: &str, to: &str) -> Harness<'static, EditorApp> {
     let mut h = sized(
         Options {
             scenario: Some(root().join("tests/fixtures/tune/duel-scenario.yaml")),
@@ -252,16 +257,16 @@ pub fn tune_duel_shot_run() -> Harness<'static, EditorApp> {
     h.get_by_role_and_label(Role::Button, "Tune").click();
     h.run();
     h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
-        .set_value_accesskit(10.0);
+        .set_value_accesskit(games);
     h.run();
     h.get_by_label("find a number:")
         .set_text_value_accesskit("shot");
     h.run();
     h.get_by_label("charts.shot.rows.0.score = 9+").click();
     h.run();
-    h.get_by_label("from").set_text_value_accesskit("9");
+    h.get_by_label("from").set_text_value_accesskit(from);
     h.run();
-    h.get_by_label("to").set_text_value_accesskit("9");
+    h.get_by_label("to").set_text_value_accesskit(to);
     h.run();
     h.get_by_role_and_label(Role::Button, "Run").click();
     h
