@@ -4,7 +4,9 @@
 //! first policy plays, its wins–losses–draws, and the mean milliseconds and iterations of
 //! its searched decisions.
 //!
-//! `cargo run --release -p grognard-play --example search_duel -- SCENARIO POLICY OTHER GAMES [FIRST_SEED]`
+//! `cargo run --release -p grognard-play --example search_duel -- SCENARIO POLICY OTHER GAMES [FIRST_SEED [SIDE]]`
+//!
+//! With `SIDE` (a side's name) the first policy plays that side only.
 
 use std::path::Path;
 
@@ -16,7 +18,9 @@ use grognard_rules::load;
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [scenario, policy, other, games, rest @ ..] = args.as_slice() else {
-        return Err("usage: search_duel SCENARIO POLICY OTHER GAMES [FIRST_SEED]".to_owned());
+        return Err(
+            "usage: search_duel SCENARIO POLICY OTHER GAMES [FIRST_SEED [SIDE]]".to_owned(),
+        );
     };
     let s = load::load_scenario(Path::new(scenario), None).map_err(|d| d.to_string())?;
     let mut hooks: Box<dyn Hooks> = if LuaHooks::wanted(&s.ruleset) {
@@ -33,7 +37,16 @@ fn main() -> Result<(), String> {
     let theirs = PolicyKind::parse(other).map_err(|e| e.to_string())?;
     let names = grognard_play::tally::side_names(&s);
     let sides = names.len();
-    for me in 0..sides {
+    let only = match rest.get(1) {
+        Some(side) => Some(
+            names
+                .iter()
+                .position(|n| n == side)
+                .ok_or_else(|| format!("SIDE: `{side}` is none of {}", names.join(", ")))?,
+        ),
+        None => None,
+    };
+    for me in (0..sides).filter(|m| only.is_none_or(|o| o == *m)) {
         let (mut w, mut l, mut d) = (0, 0, 0);
         let (mut decisions, mut millis, mut iterations) = (0u64, 0u64, 0u64);
         let mut per_game = String::new();
