@@ -8,22 +8,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::view::ViewAs;
 use grognard_editor::{Command, EditorApp};
-use grognard_rules::load::orders_from_text;
-use grognard_rules::orders::resolve_order;
-
-/// Gives each order of an orders file's text in the open game, as the side it names.
-fn give(h: &mut Harness<'static, EditorApp>, orders: &str) {
-    for o in orders_from_text("test", orders).expect("orders parse") {
-        let order = {
-            let game = &h.state().session().expect("a game").game;
-            resolve_order(game, &o.value).expect("resolves")
-        };
-        h.state_mut()
-            .command(Command::ViewAs(ViewAs::Side(order.side)));
-        h.state_mut().command(Command::Give(order.action));
-        h.run();
-    }
-}
 
 /// Square blocks: the Austrian dummy adum2 walks toward the French dummy at (2,8) while
 /// everyone else stands; the French see it at level D from turn 2 and at A on turn 3.
@@ -59,7 +43,7 @@ fn the_sighting_that_identifies_a_marker_says_which_marker_it_was() {
     h.state_mut()
         .command(Command::Tab(grognard_editor::app::Tab::Play));
     h.run();
-    give(&mut h, DUMMY_WALKS);
+    common::give_orders(&mut h, DUMMY_WALKS);
     let french = ViewAs::Side(grognard_kernel::ids::SideId(0));
     h.state_mut().command(Command::ViewAs(french));
     h.run();
@@ -68,7 +52,7 @@ fn the_sighting_that_identifies_a_marker_says_which_marker_it_was() {
         "{:?}",
         h.state().event_log()
     );
-    give(
+    common::give_orders(
         &mut h,
         "orders:\n  - { side: austrians, move: { piece: adum2, path: [[3, 6]] } }\n",
     );
@@ -250,7 +234,7 @@ fn the_dice_log_says_where_a_modifier_comes_from_without_brackets_in_brackets() 
     let mut h = common::scenario("examples/hex-command.yaml", 1280.0, 1000.0);
     h.get_by_role_and_label(Role::Button, "Play").click();
     h.run();
-    give(
+    common::give_orders(
         &mut h,
         "orders:
   - { side: blue, end_phase: true }

@@ -10,22 +10,6 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use grognard_editor::view::ViewAs;
 use grognard_editor::{Command, EditorApp};
 use grognard_kernel::ids::SideId;
-use grognard_rules::load::orders_from_text;
-use grognard_rules::orders::resolve_order;
-
-/// Gives each order of an orders file's text in the open game, as the side it names.
-fn give(h: &mut Harness<'static, EditorApp>, orders: &str) {
-    for o in orders_from_text("test", orders).expect("orders parse") {
-        let order = {
-            let game = &h.state().session().expect("a game").game;
-            resolve_order(game, &o.value).expect("resolves")
-        };
-        h.state_mut()
-            .command(Command::ViewAs(ViewAs::Side(order.side)));
-        h.state_mut().command(Command::Give(order.action));
-        h.run();
-    }
-}
 
 fn play(path: &str) -> Harness<'static, EditorApp> {
     let mut h = common::scenario(path, 1280.0, 800.0);
@@ -46,7 +30,7 @@ fn undo_is_refused_after_a_move_that_sighted_the_enemy() {
         .command(Command::ViewAs(ViewAs::Side(SideId(0))));
     h.run();
     let before = h.state().event_log().len();
-    give(
+    common::give_orders(
         &mut h,
         "orders:\n  - { side: french, move: { piece: scout1, path: [[5, 5]] } }\n",
     );
@@ -429,7 +413,7 @@ fn a_broken_scenario_says_it_was_not_opened_and_the_fixed_one_clears_the_error()
 #[test]
 fn after_loading_a_save_the_greyed_undo_says_the_orders_came_with_it() {
     let mut h = play("examples/square-blocks.yaml");
-    give(
+    common::give_orders(
         &mut h,
         "orders:\n  - { side: french, move: { piece: scout1, path: [[5, 5]] } }\n",
     );

@@ -59,9 +59,6 @@ fn a_target_set_back_restores_the_tune_status_line() {
 #[test]
 fn undo_after_a_roll_says_the_last_order_rolled_dice() {
     use grognard_editor::Command;
-    use grognard_editor::view::ViewAs;
-    use grognard_rules::load::orders_from_text;
-    use grognard_rules::orders::resolve_order;
     let mut h = common::scenario("examples/drill-square.yaml", 1280.0, 800.0);
     h.state_mut()
         .command(Command::Tab(grognard_editor::app::Tab::Play));
@@ -70,16 +67,7 @@ fn undo_after_a_roll_says_the_last_order_rolled_dice() {
         .expect("orders");
     // Up to blue's volley at r2 (turn 2) and the end of that phase.
     let upto = &text[..text.find("  # Turn 2, Red answers.").expect("red's turn")];
-    for o in orders_from_text("test", upto).expect("orders parse") {
-        let order = {
-            let game = &h.state().session().expect("a game").game;
-            resolve_order(game, &o.value).expect("resolves")
-        };
-        h.state_mut()
-            .command(Command::ViewAs(ViewAs::Side(order.side)));
-        h.state_mut().command(Command::Give(order.action));
-        h.run();
-    }
+    common::give_orders(&mut h, upto);
     // The phase's end after the volley is an order of blue's own: taken back, the last
     // order is the volley, which rolled.
     h.state_mut().command(Command::Undo);
@@ -116,8 +104,6 @@ fn volleys_then_search(
     use grognard_editor::view::ViewAs;
     use grognard_play::PolicyKind;
     use grognard_play::search::Budget;
-    use grognard_rules::load::orders_from_text;
-    use grognard_rules::orders::resolve_order;
     let mut h = common::scenario("examples/drill-square.yaml", w, ht);
     h.state_mut().set_computer_pace(std::time::Duration::ZERO);
     h.state_mut()
@@ -126,16 +112,7 @@ fn volleys_then_search(
     let text = std::fs::read_to_string(common::root().join("examples/drill-square.orders.yaml"))
         .expect("orders");
     let upto = &text[..text.find("  # Turn 3").expect("turn 3")];
-    for o in orders_from_text("test", upto).expect("orders parse") {
-        let order = {
-            let game = &h.state().session().expect("a game").game;
-            resolve_order(game, &o.value).expect("resolves")
-        };
-        h.state_mut()
-            .command(Command::ViewAs(ViewAs::Side(order.side)));
-        h.state_mut().command(Command::Give(order.action));
-        h.run();
-    }
+    common::give_orders(&mut h, upto);
     let blue = common::side_named(&h, "blue");
     h.state_mut().command(Command::Seat(
         blue,

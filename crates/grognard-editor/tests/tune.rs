@@ -42,24 +42,11 @@ fn run(h: &mut Harness<'_, EditorApp>) {
     h.run();
 }
 
-/// Adds the shot chart's row score with the range `from..to`.
-fn vary_the_row(h: &mut Harness<'_, EditorApp>, from: &str, to: &str) {
-    h.get_by_label("find a number:")
-        .set_text_value_accesskit("shot");
-    h.run();
-    h.get_by_label("charts.shot.rows.0.score = 9+").click();
-    h.run();
-    h.get_by_label("from").set_text_value_accesskit(from);
-    h.run();
-    h.get_by_label("to").set_text_value_accesskit(to);
-    h.run();
-}
-
 #[test]
 fn the_tune_tab_finds_six_plus_and_saves_it_as_a_house_rule_that_loads() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut h = duel();
-    vary_the_row(&mut h, "2", "10");
+    common::vary_shot_row(&mut h, "2", "10");
     // `grognard tune`'s defaults: blue (the first side), 50%, 400 games, greedy.
     h.get_by_role_and_label(Role::Button, "Run").click();
     // A spinner turns while the search runs.
@@ -112,7 +99,7 @@ fn the_tune_tab_finds_six_plus_and_saves_it_as_a_house_rule_that_loads() {
 #[test]
 fn a_range_that_cannot_be_tried_is_refused_with_the_reason() {
     let mut h = duel();
-    vary_the_row(&mut h, "12", "10");
+    common::vary_shot_row(&mut h, "12", "10");
     run(&mut h);
     assert!(!h.state().tuning());
     assert_eq!(
@@ -120,7 +107,7 @@ fn a_range_that_cannot_be_tried_is_refused_with_the_reason() {
         "charts.shot.rows.0.score: the range 12..10 is empty"
     );
     let mut h = duel();
-    vary_the_row(&mut h, "10", "12");
+    common::vary_shot_row(&mut h, "10", "12");
     run(&mut h);
     assert!(
         status(&h).contains("the ruleset's value 9 is outside 10..12"),
@@ -232,7 +219,7 @@ fn a_wide_answer_is_flagged_with_the_games_that_would_narrow_it() {
     h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
         .set_value_accesskit(10.0);
     h.run();
-    vary_the_row(&mut h, "9", "9");
+    common::vary_shot_row(&mut h, "9", "9");
     h.get_by_role_and_label(Role::Button, "Run").click();
     finish(&mut h);
     let warning = h

@@ -37,15 +37,15 @@ fn main() -> Result<(), String> {
     let theirs = PolicyKind::parse(other).map_err(|e| e.to_string())?;
     let names = grognard_play::tally::side_names(&s);
     let sides = names.len();
-    let only = match rest.get(1) {
-        Some(side) => Some(
+    let only = rest
+        .get(1)
+        .map(|side| {
             names
                 .iter()
                 .position(|n| n == side)
-                .ok_or_else(|| format!("SIDE: `{side}` is none of {}", names.join(", ")))?,
-        ),
-        None => None,
-    };
+                .ok_or_else(|| format!("SIDE: `{side}` is none of {}", names.join(", ")))
+        })
+        .transpose()?;
     for me in (0..sides).filter(|m| only.is_none_or(|o| o == *m)) {
         let (mut w, mut l, mut d) = (0, 0, 0);
         let (mut decisions, mut millis, mut iterations) = (0u64, 0u64, 0u64);

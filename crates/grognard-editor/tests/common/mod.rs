@@ -259,6 +259,13 @@ pub fn tune_duel_shot(games: f64, from: &str, to: &str) -> Harness<'static, Edit
     h.get_by_role_and_label(Role::SpinButton, "games a candidate:")
         .set_value_accesskit(games);
     h.run();
+    vary_shot_row(&mut h, from, to);
+    h.get_by_role_and_label(Role::Button, "Run").click();
+    h
+}
+
+/// On the Tune tab, adds the shot chart's first row's score (9+) to vary over `from..to`.
+pub fn vary_shot_row(h: &mut Harness<'_, EditorApp>, from: &str, to: &str) {
     h.get_by_label("find a number:")
         .set_text_value_accesskit("shot");
     h.run();
@@ -268,8 +275,22 @@ pub fn tune_duel_shot(games: f64, from: &str, to: &str) -> Harness<'static, Edit
     h.run();
     h.get_by_label("to").set_text_value_accesskit(to);
     h.run();
-    h.get_by_role_and_label(Role::Button, "Run").click();
-    h
+}
+
+/// Gives each order of an orders file's text in the open game, viewed as the side each
+/// names (as a player at that seat would give it).
+pub fn give_orders(h: &mut Harness<'static, EditorApp>, orders: &str) {
+    use grognard_editor::view::ViewAs;
+    for o in grognard_rules::load::orders_from_text("test", orders).expect("orders parse") {
+        let order = {
+            let game = &h.state().session().expect("a game").game;
+            grognard_rules::orders::resolve_order(game, &o.value).expect("resolves")
+        };
+        h.state_mut()
+            .command(Command::ViewAs(ViewAs::Side(order.side)));
+        h.state_mut().command(Command::Give(order.action));
+        h.run();
+    }
 }
 
 /// Runs frames until `busy` stops holding, failing after four minutes.
