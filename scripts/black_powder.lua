@@ -13,7 +13,7 @@
 -- naming both modules, so a ruleset never binds the wrong function unseen.
 local bp = {}
 local from = {}
-for _, name in ipairs({ "bp_core", "bp_hits", "bp_shooting", "bp_charges", "bp_melee", "bp_orders", "bp_phases" }) do
+for _, name in ipairs({ "bp_core", "bp_hits", "bp_shooting", "bp_charges", "bp_melee", "bp_orders", "bp_phases", "bp_judge" }) do
   for hook, f in pairs(scripts[name].hooks) do
     if from[hook] then
       error("bp." .. hook .. " is given by both " .. from[hook] .. " and " .. name, 0)

@@ -26,6 +26,7 @@ mod artillery_audit;
 mod artillery_audit2;
 mod charges;
 mod command;
+mod judge;
 mod melee;
 mod modules;
 mod movement;
