@@ -76,7 +76,9 @@ local function brigade_danger(size, members)
       if ARTILLERY[u.kind] or u.kind == "skirmish_company" then special = special + 1 end
     end
   end
-  local routed = math.max(size, #members) - #present
+  -- As the game counts them: the brigadier's `brigade_size` less the units still on the
+  -- table (a brigade that gives no size counts none routed).
+  local routed = math.max(size, #present) - #present
   local counted, pressure = routed, routed
   for _, u in ipairs(present) do
     if not (ARTILLERY[u.kind] or u.kind == "skirmish_company") or special * 2 >= #present then
