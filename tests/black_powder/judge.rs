@@ -126,7 +126,7 @@ fn until_morale(t: &mut Table, side: &str) {
 }
 
 #[test]
-fn fresh_armies_are_level_and_the_searchs_own_score_keeps_four_tenths() {
+fn fresh_armies_are_level_and_four_tenths_of_the_search_score_stay() {
     let mut t = armies(&[]);
     assert!(near(judged(&mut t, BLUE, 0.0), 0.0));
     // 0.4 of the search's score (points and hits) and 0.6 of the morale difference (0).
