@@ -42,7 +42,7 @@ local function unit(names, gone)
   }
 end
 
--- The units of one side: `out.army_broken` when the side's army is known to be broken.
+-- The side's own units, each marked gone when it has left the table.
 local function own_units(view)
   local out = {}
   for i, piece in ipairs(view.own) do
@@ -52,6 +52,8 @@ local function own_units(view)
   return out
 end
 
+-- The enemy units the side has identified (never a known dummy), each as last identified
+-- and marked gone when its identity was last seen off the table and it is not in sight.
 local function enemy_units(view)
   local out = {}
   for _, e in ipairs(view.enemy) do
