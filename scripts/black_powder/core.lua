@@ -28,7 +28,8 @@ local function initiative_range(game)
   return game:setting("initiative_range")
 end
 local function kind(game, u) return game:kind(u) end
-local function is_artillery(game, u) return ARTILLERY[kind(game, u)] == true end
+local function is_artillery_kind(k) return ARTILLERY[k] == true end
+local function is_artillery(game, u) return is_artillery_kind(kind(game, u)) end
 local function is_cavalry(game, u) return CAVALRY[kind(game, u)] == true end
 local function is_infantry(game, u) return INFANTRY[kind(game, u)] == true end
 local function is_skirmisher(game, u)
@@ -294,6 +295,7 @@ return {
   in_woods = in_woods,
   initiative_range = initiative_range,
   is_artillery = is_artillery,
+  is_artillery_kind = is_artillery_kind,
   is_cavalry = is_cavalry,
   is_engaged = is_engaged,
   is_formed_infantry = is_formed_infantry,

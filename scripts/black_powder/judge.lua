@@ -8,9 +8,10 @@
 -- It sees what the view shows: its own units in full; enemy units as last identified
 -- (an enemy unit not in sight counts as it was last seen; one removed counts as gone).
 
-local judge = {}
+local is_artillery_kind = scripts.bp_core.is_artillery_kind
+local morale_count = scripts.bp_phases.morale_count
 
-local ARTILLERY = { foot_battery = true, light_battery = true, heavy_battery = true, horse_battery = true }
+local judge = {}
 
 -- How much the morale reading weighs against the search's own score.
 local MORALE_WEIGHT = 0.6
@@ -32,6 +33,7 @@ end
 local function unit(names, gone)
   return {
     kind = names.kind,
+    special = is_artillery_kind(names.kind) or names.kind == "skirmish_company",
     brigade = names.attributes.brigade or 0,
     size = names.attributes.brigade_size or 0,
     shaken = has(names.flags, "shaken"),
@@ -66,30 +68,21 @@ local function enemy_units(view)
 end
 
 -- How near a brigade is to breaking, 0 (fresh) to 1 (broken): the first version of brigade
--- morale (phases.lua) counts routed and shaken units against the units that count for
--- morale (batteries and skirmish companies only when they are half the brigade or more);
--- a unit with hits short of its stamina counts part of the way.
+-- morale counts routed and shaken units against the units that count for morale
+-- (`morale_count`, phases.lua, as the game counts them); here a unit with hits short of
+-- its stamina counts part of the way.
 local function brigade_danger(size, members)
   local present = {}
-  local special = 0
   for _, u in ipairs(members) do
-    if not u.gone then
-      present[#present + 1] = u
-      if ARTILLERY[u.kind] or u.kind == "skirmish_company" then special = special + 1 end
-    end
+    if not u.gone then present[#present + 1] = u end
   end
-  -- As the game counts them: the brigadier's `brigade_size` less the units still on the
-  -- table (a brigade that gives no size counts none routed).
-  local routed = math.max(size, #present) - #present
-  local counted, pressure = routed, routed
-  for _, u in ipairs(present) do
-    if not (ARTILLERY[u.kind] or u.kind == "skirmish_company") or special * 2 >= #present then
-      counted = counted + 1
-      if u.shaken then
-        pressure = pressure + 1
-      elseif u.stamina > 0 then
-        pressure = pressure + WORN_WEIGHT * math.min(1, u.hits / u.stamina)
-      end
+  local routed, counting = morale_count(size, present)
+  local counted, pressure = routed + #counting, routed
+  for _, u in ipairs(counting) do
+    if u.shaken then
+      pressure = pressure + 1
+    elseif u.stamina > 0 then
+      pressure = pressure + WORN_WEIGHT * math.min(1, u.hits / u.stamina)
     end
   end
   if counted == 0 then return 0 end
@@ -128,4 +121,4 @@ function judge.evaluate(view, score)
   return math.max(-1, math.min(1, mixed))
 end
 
-return { hooks = judge, army_danger = army_danger, brigade_danger = brigade_danger }
+return { hooks = judge }

@@ -23,26 +23,37 @@ local bp = {}
 
 -- The start of each phase -----------------------------------------------------------------
 
-local function counts_for_morale(game, u, units)
-  if not (is_artillery(game, u) or (kind(game, u) == "skirmish_company")) then return true end
+-- Who counts for a brigade's morale, on plain records so that the search's judge
+-- (judge.lua, which sees a view, not the game) counts as the game does: of a brigade whose
+-- brigadier gives `size` and whose units on the table are `units` (each with `special`
+-- true for a battery or skirmish company), the units routed (`size` less those on the
+-- table; none when no size is given) and the units that count — batteries and skirmish
+-- companies only when they are half the units or more.
+local function morale_count(size, units)
   local special = 0
-  for _, o in ipairs(units) do
-    if is_artillery(game, o) or kind(game, o) == "skirmish_company" then special = special + 1 end
+  for _, u in ipairs(units) do
+    if u.special then special = special + 1 end
   end
-  return special * 2 >= #units
+  local counting = {}
+  for _, u in ipairs(units) do
+    if not u.special or special * 2 >= #units then counting[#counting + 1] = u end
+  end
+  return math.max(size, #units) - #units, counting
 end
 
 -- Returns "good", "shaken" or "broken".
 local function brigade_state(game, commander)
-  local units = brigade_units(game, commander)
-  local size = math.max(game:attribute(commander, "brigade_size"), #units)
-  local routed = size - #units
-  local counted, shaken = routed, 0
-  for _, u in ipairs(units) do
-    if counts_for_morale(game, u, units) then
-      counted = counted + 1
-      if game:flag(u, "shaken") then shaken = shaken + 1 end
-    end
+  local units = {}
+  for _, u in ipairs(brigade_units(game, commander)) do
+    units[#units + 1] = {
+      special = is_artillery(game, u) or kind(game, u) == "skirmish_company",
+      shaken = game:flag(u, "shaken"),
+    }
+  end
+  local routed, counting = morale_count(game:attribute(commander, "brigade_size"), units)
+  local counted, shaken = routed + #counting, 0
+  for _, u in ipairs(counting) do
+    if u.shaken then shaken = shaken + 1 end
   end
   if counted == 0 then return "good" end
   if game:option("brigade_morale_second_version") then
@@ -245,7 +256,7 @@ end
 return {
   hooks = bp,
   brigade_state = brigade_state,
-  counts_for_morale = counts_for_morale,
+  morale_count = morale_count,
   morale = morale,
   near_enemy = near_enemy,
   threatened = threatened,
