@@ -2,10 +2,13 @@
 //! changes the game. Over every bundled example, at random points of random play, no order
 //! is listed twice and no listed order, applied, leaves the game's state as it was unless it
 //! brings the sides into contact, which the players are told (an open-table move in
-//! particular puts the piece somewhere else or turns it).
+//! particular puts the piece somewhere else or turns it). And `Game::legal_orders_of`, asked
+//! for one piece at a time, gives those pieces' orders of the whole list in its order (what
+//! the search's rollouts refresh a kept listing with), and every order of a rough listing
+//! (`Breadth::Rough`, the search's imagined lines) is one `apply` accepts.
 
 use grognard_kernel::action::{Action, Order};
-use grognard_kernel::game::Game;
+use grognard_kernel::game::{Breadth, Game};
 use grognard_kernel::hooks::{Hooks, NoHooks};
 use grognard_kernel::piece::Place;
 use grognard_lua::{Limits, LuaHooks};
@@ -48,6 +51,42 @@ fn place_of(game: &Game, action: &Action) -> Option<Place> {
 fn check_list(example: &str, game: &Game, hooks: &mut dyn Hooks) -> Result<(), TestCaseError> {
     for side in game.to_act() {
         let list = game.legal_orders(side, hooks);
+        let mine: Vec<_> = game
+            .state()
+            .pieces
+            .iter()
+            .filter(|p| p.side == side)
+            .map(|p| p.id)
+            .collect();
+        let piecewise: Vec<Action> = mine
+            .iter()
+            .flat_map(|p| game.legal_orders_of(side, Some(&[*p]), Breadth::Full, hooks))
+            .collect();
+        let whole: Vec<Action> = list
+            .iter()
+            .filter(|a| **a != Action::EndPhase)
+            .cloned()
+            .collect();
+        prop_assert_eq!(
+            &piecewise,
+            &whole,
+            "{}, turn {}: one piece at a time lists other orders",
+            example,
+            game.state().turn
+        );
+        for a in game.legal_orders_of(side, None, Breadth::Rough, hooks) {
+            if list.contains(&a) {
+                continue;
+            }
+            let order = Order { side, action: a };
+            prop_assert!(
+                game.clone().apply(&order, hooks).is_ok(),
+                "{}, turn {}: rough listing's {:?} is refused",
+                example,
+                game.state().turn,
+                order.action
+            );
+        }
         for (i, a) in list.iter().enumerate() {
             prop_assert!(
                 !list[..i].contains(a),

@@ -45,12 +45,32 @@ use super::{Game, NotNow};
 
 /// The copy of the probe's state that orders are tried on, one for every trial of a list:
 /// made on the first (many lists need none), then refreshed by `resolve_into` with
-/// `clone_from`. And whether a hook fault ends the trials ([`Game::legal_orders_checked`]).
+/// `clone_from`. And whether a hook fault ends the trials ([`Game::legal_orders_checked`]),
+/// and whether the listing is [`Breadth::Rough`].
 #[derive(Default)]
 pub(super) struct Trials {
     state: Option<crate::state::State>,
     stop_on_fault: bool,
+    rough: bool,
 }
+
+/// Which open-table moves a listing tries for a piece.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Breadth {
+    /// Every candidate of [`OPEN_HEADINGS`] (what a side is shown, and the search's root).
+    #[default]
+    Full,
+    /// A handful that stand for them: toward each of the [`ROUGH_TARGETS`] nearest located
+    /// enemies (as far as the allowance goes, stopping 1" short, facing it) and a turn in
+    /// place to face it, and straight ahead along the piece's facing, a whole and half its
+    /// allowance. A rough player's choice (the search's imagined lines), a tenth of the
+    /// candidates to judge; each listed move is still one `apply` accepts. And each
+    /// ruleset action without an intent only. On a grid, the moves are all there.
+    Rough,
+}
+
+/// How many of the nearest located enemies a [`Breadth::Rough`] listing moves toward.
+pub const ROUGH_TARGETS: usize = 2;
 
 /// Open-table moves go along this many headings, evenly spaced from east (every 30°).
 pub const OPEN_HEADINGS: i32 = 12;
@@ -149,12 +169,34 @@ impl Game {
     /// [`Self::legal_orders_checked`] reports it instead.
     #[must_use]
     pub fn legal_orders(&self, side: SideId, hooks: &mut dyn Hooks) -> Vec<Action> {
-        self.list_orders(side, hooks, false)
+        self.list_orders(side, None, Breadth::Full, hooks, false)
     }
 
-    /// [`Self::legal_orders`]; with `stop_on_fault`, no order is tried once a hook has
-    /// faulted.
-    fn list_orders(&self, side: SideId, hooks: &mut dyn Hooks, stop_on_fault: bool) -> Vec<Action> {
+    /// [`Self::legal_orders`] with the open-table moves of `breadth`, and of `pieces` only
+    /// where given (in the listing's order, without `end_phase`, which is no piece's): what
+    /// a caller that keeps a listing refreshes after an order changed those pieces, instead
+    /// of listing every piece again. Pieces not the side's, or not on the table, give none.
+    #[must_use]
+    pub fn legal_orders_of(
+        &self,
+        side: SideId,
+        pieces: Option<&[PieceId]>,
+        breadth: Breadth,
+        hooks: &mut dyn Hooks,
+    ) -> Vec<Action> {
+        self.list_orders(side, pieces, breadth, hooks, false)
+    }
+
+    /// [`Self::legal_orders`], of `only` those pieces where given, with the moves of
+    /// `breadth`; with `stop_on_fault`, no order is tried once a hook has faulted.
+    fn list_orders(
+        &self,
+        side: SideId,
+        only: Option<&[PieceId]>,
+        breadth: Breadth,
+        hooks: &mut dyn Hooks,
+        stop_on_fault: bool,
+    ) -> Vec<Action> {
         // A fault left from an earlier call (an order applied) is not this listing's.
         let _ = hooks.take_fault();
         if !self.to_act().contains(&side) {
@@ -167,10 +209,11 @@ impl Game {
         let mut trials = Trials {
             state: None,
             stop_on_fault,
+            rough: breadth == Breadth::Rough,
         };
         self.as_known_by(side, |probe| {
             probe.listing(hooks, |probe, hooks| {
-                probe.orders_on_probe(side, &phase, hooks, &mut trials)
+                probe.orders_on_probe(side, &phase, only, hooks, &mut trials)
             })
         })
     }
@@ -188,7 +231,7 @@ impl Game {
     ) -> Result<Vec<Action>, HookFault> {
         // Once a hook has faulted the list is an error, and every later trial would
         // likely spend its budget again: none is made.
-        let list = self.list_orders(side, hooks, true);
+        let list = self.list_orders(side, None, Breadth::Full, hooks, true);
         match hooks.take_fault() {
             Some(fault) => Err(fault),
             None => Ok(list),
@@ -216,21 +259,24 @@ impl Game {
         out
     }
 
-    /// [`Self::legal_orders`] of a side that may act in `phase`, on its probe (`self`).
+    /// [`Self::legal_orders`] of a side that may act in `phase`, on its probe (`self`); of
+    /// `only` those pieces, and without `end_phase`, where given.
     fn orders_on_probe(
         &self,
         side: SideId,
         phase: &PhaseDef,
+        only: Option<&[PieceId]>,
         hooks: &mut dyn Hooks,
         scratch: &mut Trials,
     ) -> Vec<Action> {
         let probe = self;
         let mut out = Vec::new();
+        let chosen = |id: PieceId| only.is_none_or(|o| o.contains(&id));
         let mine: Vec<PieceId> = probe
             .state
             .pieces
             .iter()
-            .filter(|p| p.side == side && p.on_board())
+            .filter(|p| p.side == side && p.on_board() && chosen(p.id))
             .map(|p| p.id)
             .collect();
         if probe.state.setting_up() {
@@ -241,7 +287,12 @@ impl Game {
                 .state
                 .pieces
                 .iter()
-                .filter(|p| p.side == side && p.attached_to.is_none() && probe.deployable(p.id))
+                .filter(|p| {
+                    p.side == side
+                        && p.attached_to.is_none()
+                        && chosen(p.id)
+                        && probe.deployable(p.id)
+                })
                 .map(|p| p.id)
                 .collect();
             for id in deployable {
@@ -262,7 +313,7 @@ impl Game {
                     }
                 }
             }
-            if probe.accepts(side, &Action::EndPhase, hooks, scratch) {
+            if only.is_none() && probe.accepts(side, &Action::EndPhase, hooks, scratch) {
                 out.push(Action::EndPhase);
             }
             return out;
@@ -277,9 +328,10 @@ impl Game {
         // `grognard fuzz` reports); it is listed only when it would be accepted, which
         // without a `phase_begin` hook, or with one the ruleset promises refuses nothing,
         // it always is. Trying it ran the next phase's hook in every listing.
-        if !hooks.is_bound(HookPoint::PhaseBegin)
-            || !hooks.phase_begin_refuses()
-            || probe.accepts(side, &Action::EndPhase, hooks, scratch)
+        if only.is_none()
+            && (!hooks.is_bound(HookPoint::PhaseBegin)
+                || !hooks.phase_begin_refuses()
+                || probe.accepts(side, &Action::EndPhase, hooks, scratch))
         {
             out.push(Action::EndPhase);
         }
@@ -419,7 +471,7 @@ impl Game {
         if !hooks.is_bound(HookPoint::MayMove) {
             return true;
         }
-        let asked: Vec<(Point, Angle)> = (self.open_candidates(piece.side, id, radius))
+        let asked: Vec<(Point, Angle)> = (self.open_candidates(piece.side, id, radius, false))
             .into_iter()
             .map(|(to, f)| (to, f.unwrap_or(facing)))
             .collect();
@@ -742,8 +794,14 @@ impl Game {
         // Whether the action's own checks decide it with no trial on a copy: it has
         // no contact to make, and either no script or a check beside its script.
         let decided = !def.contact && (def.checked || !def.scripted);
+        // A rough listing gives each action without an intent only.
+        let declared = if scratch.rough {
+            &[][..]
+        } else {
+            &def.intents[..]
+        };
         let intents: Vec<Vec<String>> = std::iter::once(Vec::new())
-            .chain(def.intents.iter().map(|i| vec![i.clone()]))
+            .chain(declared.iter().map(|i| vec![i.clone()]))
             .collect();
         if decided
             && def.checked
@@ -913,6 +971,7 @@ impl Game {
         if self.check_may_move_on_table(piece).is_err() {
             return Vec::new();
         }
+        let rough = scratch.as_ref().is_some_and(|s| s.rough);
         let mut owned = Trials::default();
         // A `moved` hook that may refuse only what `may_move` refuses needs no trial.
         let trial = hooks.is_bound(HookPoint::Moved) && !hooks.is_bound(HookPoint::MayMove);
@@ -921,7 +980,7 @@ impl Game {
             (true, Some(s)) => Some(s),
             (true, None) => Some(&mut owned),
         };
-        let mut out = self.open_candidates(side, id, radius);
+        let mut out = self.open_candidates(side, id, radius, rough);
         out.retain(|&(to, facing)| match scratch.as_deref_mut() {
             // The trial makes the move's own checks first (`do_move_to` runs
             // `check_move_to` on its copy of this state): asking them here too would
@@ -991,12 +1050,14 @@ impl Game {
         })
     }
 
-    /// The open-table moves tried for one piece (see [`OPEN_HEADINGS`]).
+    /// The open-table moves tried for one piece (see [`OPEN_HEADINGS`]; with `rough`,
+    /// [`Breadth::Rough`]'s few).
     fn open_candidates(
         &self,
         side: SideId,
         id: PieceId,
         radius: Cost,
+        rough: bool,
     ) -> Vec<(Point, Option<Angle>)> {
         let Some(Place::Point {
             at,
@@ -1008,7 +1069,13 @@ impl Game {
         let (at, facing_now) = (*at, *facing_now);
         let reach = Len(i64::from(radius.hundredths()) * 10);
         let mut out = Vec::new();
-        if reach.0 > 0 {
+        if rough {
+            if reach.0 > 0 {
+                for q in [4, 2] {
+                    out.push((open::advance(at, facing_now, Len(reach.0 * q / 4)), None));
+                }
+            }
+        } else if reach.0 > 0 {
             for h in 0..OPEN_HEADINGS {
                 let heading = Angle::new(h * 3600 / OPEN_HEADINGS);
                 for q in OPEN_FRACTIONS {
@@ -1019,16 +1086,20 @@ impl Game {
                 }
             }
         }
-        let enemies: Vec<Point> = self
+        let mut enemies: Vec<Point> = self
             .state
             .pieces
             .iter()
             .filter(|p| p.side != side)
             .filter_map(|p| match p.place {
-                Place::Point { at, .. } => Some(at),
+                Place::Point { at: e, .. } => Some(e),
                 _ => None,
             })
             .collect();
+        if rough {
+            enemies.sort_by_key(|e| open::distance(at, *e).0);
+            enemies.truncate(ROUGH_TARGETS);
+        }
         for e in &enemies {
             let towards = open::bearing(at, *e);
             let gap = open::distance(at, *e);
@@ -1038,8 +1109,10 @@ impl Game {
             }
             out.push((at, Some(towards)));
         }
-        for q in 0..8 {
-            out.push((at, Some(Angle::new(q * 450))));
+        if !rough {
+            for q in 0..8 {
+                out.push((at, Some(Angle::new(q * 450))));
+            }
         }
         // Each listed move must change the game and be listed once: a facing the piece
         // already has is no turn (the move keeps it: `None`), a turn in place to it is no

@@ -41,7 +41,7 @@ mod world;
 pub use crate::state::{Reach, Stage, State, World, roll_record};
 use bans::{MoveBan, PhaseBan};
 pub use bans::{NotMoving, NotMovingWhy};
-pub use legal::{OPEN_FRACTIONS, OPEN_HEADINGS};
+pub use legal::{Breadth, OPEN_FRACTIONS, OPEN_HEADINGS, ROUGH_TARGETS};
 pub use measure::{footprint_of, footprints_see, placed_on};
 pub use moves::MoveToCost;
 pub(crate) use resolution::Resolution;

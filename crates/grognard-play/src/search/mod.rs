@@ -8,7 +8,8 @@
 //! 1. draws a world the side cannot tell from the real game ([`worlds`]: enemy markers'
 //!    identities and unseen enemies' places redrawn from what the side knows, fresh dice);
 //! 2. goes down the [`tree`] in that world by UCB1 with progressive widening, trying the
-//!    orders legal there, and adds one node;
+//!    orders legal there — below the decision itself a rough listing, a few open-table
+//!    moves a piece ([`Breadth::Rough`]) — and adds one node;
 //! 3. plays on from there with a fast default policy to the end of the enemy's reply
 //!    ([`horizon`]: the rest of the side's part of the turn and the enemy's next; [`rollout`]) and
 //!    scores where it got to from the side's point of view (`victory:` points and
@@ -32,7 +33,7 @@ pub mod worlds;
 use std::time::{Duration, Instant};
 
 use grognard_kernel::action::{Action, Order};
-use grognard_kernel::game::Game;
+use grognard_kernel::game::{Breadth, Game};
 use grognard_kernel::hooks::{HookFailure, Hooks};
 use grognard_kernel::ids::{PieceId, SideId};
 use grognard_rules::orders::describe_order_as;
@@ -282,7 +283,7 @@ fn iterate(
         let here = if node == 0 {
             legal.to_vec()
         } else {
-            world.legal_orders(who, hooks)
+            world.legal_orders_of(who, None, Breadth::Rough, hooks)
         };
         let mut pick = |untried: &[&Action]| {
             if node == 0 {

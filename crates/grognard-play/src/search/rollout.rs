@@ -6,7 +6,11 @@
 //! imagined, so there is nothing to hide): each side acts on an enemy when an action at one
 //! is legal (nine times in ten), otherwise makes one of the moves that end nearest an enemy
 //! when one closes (three times in four), otherwise gives a random legal order one time in
-//! four or ends the phase; and it ends the phase after [`ROLLOUT_ORDERS_PER_PHASE`] orders. A score is from the searching side's
+//! four or ends the phase; and it ends the phase after [`ROLLOUT_ORDERS_PER_PHASE`] orders.
+//! It lists a side's legal orders once a phase, with a few open-table moves a piece rather
+//! than every candidate ([`Breadth::Rough`]: toward the nearest enemies and straight
+//! ahead), and keeps the list, listing again only the pieces each order touched (`Kept`).
+//! A score is from the searching side's
 //! point of view, in −1..1: a game that ended is +1 won, −1 lost, 0 drawn; one that goes on
 //! is judged against where the decision started — half by the change in the `victory:`
 //! points between the side and its best-placed enemy, half by the change in material (real
@@ -20,10 +24,10 @@
 //! its number (−1..1) replaces that score; `nil` keeps it. A game that ended is still
 //! scored by its result, so a win always counts more than any position.
 
-use grognard_kernel::action::{Action, Order};
-use grognard_kernel::game::Game;
+use grognard_kernel::action::{Action, Event, Order};
+use grognard_kernel::game::{Breadth, Game};
 use grognard_kernel::hooks::{HookFailure, HookPoint, Hooks};
-use grognard_kernel::ids::SideId;
+use grognard_kernel::ids::{PieceId, SideId};
 use rand_chacha::ChaCha8Rng;
 
 use super::horizon::{Horizon, MAX_ROLLOUT_PHASES};
@@ -199,6 +203,68 @@ pub struct Spent {
     pub orders: u64,
 }
 
+/// A side's listing of legal orders kept through a phase of a rollout: listing every
+/// piece's orders after each order, with every open-table candidate, was nine tenths of a
+/// black-powder rollout's time, each listing trying some 90 moves a piece. After an order, only the pieces it
+/// touched (the events' pieces, the order's own and its target) are listed again; the
+/// rest of the list is kept, and an order it holds that the game has since come to refuse
+/// is dropped when tried. What another piece's order newly allows waits for the next phase's
+/// listing — a rollout's rough player misses it.
+struct Kept {
+    side: SideId,
+    phase: u32,
+    orders: Vec<Action>,
+}
+
+impl Kept {
+    /// The kept listing for `who` in the horizon's `phase`, listed afresh if it is not
+    /// that side's in that phase.
+    fn refresh<'a>(
+        slot: &'a mut Option<Self>,
+        game: &Game,
+        who: SideId,
+        phase: u32,
+        hooks: &mut dyn Hooks,
+    ) -> &'a mut Self {
+        if slot
+            .as_ref()
+            .is_none_or(|k| k.side != who || k.phase != phase)
+        {
+            *slot = None;
+        }
+        slot.get_or_insert_with(|| Self {
+            side: who,
+            phase,
+            orders: game.legal_orders_of(who, None, Breadth::Rough, hooks),
+        })
+    }
+
+    /// After `action` was applied with `events`: the orders of the side's pieces it
+    /// touched, listed again in place of theirs (before the end of the phase).
+    fn after(&mut self, game: &Game, action: &Action, events: &[Event], hooks: &mut dyn Hooks) {
+        let mut touched: Vec<PieceId> = events.iter().filter_map(Event::piece).collect();
+        touched.extend(action.piece());
+        if let Action::Act {
+            target: Some(t), ..
+        } = action
+        {
+            touched.push(*t);
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        touched.retain(|p| game.piece(*p).is_some_and(|p| p.side == self.side));
+        self.orders
+            .retain(|a| a.piece().is_none_or(|p| touched.binary_search(&p).is_err()));
+        let fresh = game.legal_orders_of(self.side, Some(&touched), Breadth::Rough, hooks);
+        let end = self
+            .orders
+            .iter()
+            .position(|a| *a == Action::EndPhase)
+            .unwrap_or(self.orders.len());
+        self.orders.splice(end..end, fresh);
+    }
+}
+
 /// Plays `game` on with the default policy until the line reaches its `horizon` (the end
 /// of the enemy's reply), at most [`MAX_ROLLOUT_PHASES`] phases, or the game's end.
 pub fn roll_out(
@@ -211,6 +277,7 @@ pub fn roll_out(
     let first = horizon.phases();
     let mut phase = first;
     let (mut given, mut orders) = (0, 0);
+    let mut kept: Option<Kept> = None;
     while !horizon.reached()
         && horizon.phases() - first < MAX_ROLLOUT_PHASES
         && orders < MAX_ROLLOUT_ORDERS
@@ -218,15 +285,28 @@ pub fn roll_out(
         let Some(&who) = game.to_act().first() else {
             break;
         };
+        orders += 1;
+        let list = Kept::refresh(&mut kept, game, who, horizon.phases(), hooks);
         let action = if given >= ROLLOUT_ORDERS_PER_PHASE {
             Action::EndPhase
         } else {
-            default_order(game, who, &game.legal_orders(who, hooks), rng)
+            default_order(game, who, &list.orders, rng)
         };
-        given += 1;
-        orders += 1;
-        if !apply_or_end(game, who, action, hooks) {
-            break;
+        let order = Order { side: who, action };
+        match game.apply(&order, hooks) {
+            Ok(events) => {
+                given += 1;
+                if order.action != Action::EndPhase {
+                    list.after(game, &order.action, &events, hooks);
+                }
+            }
+            // A kept order the game now refuses: dropped, and another tried.
+            Err(_) if order.action != Action::EndPhase => {
+                list.orders.retain(|a| *a != order.action);
+                continue;
+            }
+            // The world refuses the end of the phase (a ruleset's bug): the line stops.
+            Err(_) => break,
         }
         spent.orders += 1;
         horizon.observe(game);
