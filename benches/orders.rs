@@ -10,7 +10,9 @@
 //! - the parts of an order, each timed at every position of the random game of seed 0 in
 //!   turn: `Game::legal_orders` for the side to act, `Game::apply` of the order the policy
 //!   gave there (on a copy of the game made outside the timing), `Game::view` of that side,
-//!   and a copy of the `State`.
+//!   a copy of the `State`, and the search's rough listing (`Game::legal_orders_of` with
+//!   `Breadth::Rough`: a few open-table moves a piece), which the summary line gives as a
+//!   share of the full listing's time.
 //!
 //! Each example also prints one line from the same run: milliseconds an order of each
 //! policy, and the parts' share of the random policy's order (they are ratios of timings of
@@ -24,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use grognard_kernel::action::{Action, Order};
-use grognard_kernel::game::Game;
+use grognard_kernel::game::{Breadth, Game};
 use grognard_kernel::hooks::{Hooks, NoHooks};
 use grognard_kernel::ids::SideId;
 use grognard_lua::Limits;
@@ -232,6 +234,17 @@ fn orders_benches(c: &mut Criterion) {
                 },
             )
         };
+        let rough = |hooks: &mut dyn Hooks, iters: u64| {
+            cycle(
+                &positions,
+                &next,
+                iters,
+                |_| (),
+                |p, ()| {
+                    black_box(p.game.legal_orders_of(p.side, None, Breadth::Rough, hooks));
+                },
+            )
+        };
         let apply = |hooks: &mut dyn Hooks, iters: u64| {
             let order = |p: &Position| Order {
                 side: p.side,
@@ -278,6 +291,9 @@ fn orders_benches(c: &mut Criterion) {
             b.iter_custom(|n| game_order(&mut greedy, hooks, n))
         });
         g.bench_function("Game::legal_orders", |b| b.iter_custom(|n| legal(hooks, n)));
+        g.bench_function("Game::legal_orders_of, rough", |b| {
+            b.iter_custom(|n| rough(hooks, n))
+        });
         g.bench_function("Game::apply", |b| b.iter_custom(|n| apply(hooks, n)));
         g.bench_function("Game::view", |b| b.iter_custom(view));
         g.bench_function("State clone", |b| b.iter_custom(clone));
@@ -286,8 +302,10 @@ fn orders_benches(c: &mut Criterion) {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let whole = mean(|n| game_order(&mut random, hooks, n));
         let greedy_order = mean(|n| game_order(&mut greedy, hooks, n));
+        let full = mean(|n| legal(hooks, n));
+        let rough_listing = mean(|n| rough(hooks, n));
         let parts = [
-            ("legal_orders", mean(|n| legal(hooks, n))),
+            ("legal_orders", full),
             ("apply", mean(|n| apply(hooks, n))),
             ("view", mean(view)),
             ("State clone", mean(clone)),
@@ -305,11 +323,14 @@ fn orders_benches(c: &mut Criterion) {
             .join(", ");
         println!(
             "{example}: random {:.3} ms an order ({:.0}/s), greedy {:.3} ms an order; \
-             {} positions; of a random order: {share}",
+             {} positions; of a random order: {share}; the rough listing {:.3} ms, {:.0}% \
+             of the full one",
             ms(whole),
             1.0 / whole.as_secs_f64(),
             ms(greedy_order),
-            positions.len()
+            positions.len(),
+            ms(rough_listing),
+            100.0 * rough_listing.as_secs_f64() / full.as_secs_f64()
         );
     }
 }

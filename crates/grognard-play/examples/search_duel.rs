@@ -1,8 +1,9 @@
 //! Paired games of a policy against another on one scenario, sides swapped, common seeds
 //! (the scenario's seed + game, as `grognard sim` gives them), one thread: the search's
 //! strength measurements of docs/benchmarks.md without the whole CLI. Prints, per side the
-//! first policy plays, its wins–losses–draws, and the mean milliseconds and iterations of
-//! its searched decisions.
+//! first policy plays, its wins–losses–draws, the mean milliseconds and iterations of its
+//! searched decisions, and in how many of them it kept greedy's order where its tree ranked
+//! another first.
 //!
 //! `cargo run --release -p grognard-play --example search_duel -- SCENARIO POLICY OTHER GAMES [FIRST_SEED [SIDE]]`
 //!
@@ -48,7 +49,7 @@ fn main() -> Result<(), String> {
         .transpose()?;
     for me in (0..sides).filter(|m| only.is_none_or(|o| o == *m)) {
         let (mut w, mut l, mut d) = (0, 0, 0);
-        let (mut decisions, mut millis, mut iterations) = (0u64, 0u64, 0u64);
+        let (mut decisions, mut millis, mut iterations, mut kept) = (0u64, 0u64, 0u64, 0u64);
         let mut per_game = String::new();
         for g in 0..games {
             let seed = first + g;
@@ -73,6 +74,7 @@ fn main() -> Result<(), String> {
                     decisions += 1;
                     millis += why.millis;
                     iterations += u64::from(why.iterations);
+                    kept += u64::from(why.kept_default);
                 }
             }
             if let Some(e) = played.error {
@@ -95,7 +97,7 @@ fn main() -> Result<(), String> {
             per_game.push(mark);
         }
         println!(
-            "{policy} as {} vs {other}: {w}-{l}-{d} ({per_game}, seeds {first}..{}); {} decisions, {:.1} ms and {:.0} iterations a decision",
+            "{policy} as {} vs {other}: {w}-{l}-{d} ({per_game}, seeds {first}..{}); {} decisions, {:.1} ms and {:.0} iterations a decision; greedy's order kept over the tree's first in {kept}",
             names[me],
             first + games - 1,
             decisions,

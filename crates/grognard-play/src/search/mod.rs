@@ -183,9 +183,10 @@ pub fn think(
 }
 
 /// The decision's orders in the order they are added to the tree, each with the prior's
-/// opinion of it (0 to 1): the greedy policy's score, best first, the end of the phase just
-/// after every order that scores (so that standing still is weighed early), ties in the
-/// listed order — so the first is the greedy policy's own choice; an action at an enemy is
+/// opinion of it (0 to 1): the greedy policy's score, best first, ties in the listed order
+/// — so the first is the greedy policy's own choice — and the end of the phase second, so
+/// that standing still is always weighed against greedy's order (on the open table dozens
+/// of closing moves score, and behind them it was never tried); an action at an enemy is
 /// worth 1, a move that closes ½ to 1, an action without a target ½, the end of the phase
 /// ¼, anything else 0.
 fn root_prior(game: &Game, side: SideId, legal: &[Action]) -> Vec<(Action, f64)> {
@@ -204,6 +205,7 @@ fn root_prior(game: &Game, side: SideId, legal: &[Action]) -> Vec<(Action, f64)>
         })
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    end_second(&mut scored, legal);
     let best_move = scored
         .iter()
         .filter(|(s, i)| *s > 1 && is_move(&legal[*i]))
@@ -214,6 +216,19 @@ fn root_prior(game: &Game, side: SideId, legal: &[Action]) -> Vec<(Action, f64)>
         .into_iter()
         .map(|(s, i)| (legal[i].clone(), opinion(Kind::of(&legal[i]), s, best_move)))
         .collect()
+}
+
+/// Moves the end of the phase, wherever the scores put it, to just after the first of
+/// `ranked` (indices into `legal` with their scores); the first stays first.
+fn end_second(ranked: &mut Vec<(i64, usize)>, legal: &[Action]) {
+    if let Some(end) = ranked
+        .iter()
+        .skip(1)
+        .position(|(_, i)| legal.get(*i) == Some(&Action::EndPhase))
+    {
+        let item = ranked.remove(end + 1);
+        ranked.insert(1, item);
+    }
 }
 
 /// Whether `action` moves a piece (what the prior weighs by how much it closes).
@@ -365,6 +380,23 @@ mod tests {
             path: vec![grognard_kernel::geometry::Cell::new(1, 1)],
         };
         assert_eq!(Kind::of(&step), Kind::Move);
+    }
+
+    #[test]
+    fn the_end_of_the_phase_is_weighed_second() {
+        let step = |i| Action::Gather { piece: PieceId(i) };
+        let legal = vec![step(0), step(1), Action::EndPhase, step(2)];
+        // Ranked by score: 1 and 2 score more than the end of the phase (index 2).
+        let mut ranked = vec![(9, 1), (5, 3), (4, 0), (1, 2)];
+        end_second(&mut ranked, &legal);
+        assert_eq!(ranked, vec![(9, 1), (1, 2), (5, 3), (4, 0)]);
+        // Already first or second: unchanged.
+        let mut first = vec![(1, 2), (9, 1)];
+        end_second(&mut first, &legal);
+        assert_eq!(first, vec![(1, 2), (9, 1)]);
+        let mut none = vec![(9, 1), (5, 3)];
+        end_second(&mut none, &legal);
+        assert_eq!(none, vec![(9, 1), (5, 3)]);
     }
 
     #[test]
