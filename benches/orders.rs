@@ -223,28 +223,21 @@ fn orders_benches(c: &mut Criterion) {
             }
             t.elapsed()
         };
-        let legal = |hooks: &mut dyn Hooks, iters: u64| {
+        // `Game::legal_orders` is the full listing of every piece: `legal_orders_of` with
+        // no pieces named and `Breadth::Full`.
+        let listing = |breadth: Breadth, hooks: &mut dyn Hooks, iters: u64| {
             cycle(
                 &positions,
                 &next,
                 iters,
                 |_| (),
                 |p, ()| {
-                    black_box(p.game.legal_orders(p.side, hooks));
+                    black_box(p.game.legal_orders_of(p.side, None, breadth, hooks));
                 },
             )
         };
-        let rough = |hooks: &mut dyn Hooks, iters: u64| {
-            cycle(
-                &positions,
-                &next,
-                iters,
-                |_| (),
-                |p, ()| {
-                    black_box(p.game.legal_orders_of(p.side, None, Breadth::Rough, hooks));
-                },
-            )
-        };
+        let legal = |hooks: &mut dyn Hooks, iters: u64| listing(Breadth::Full, hooks, iters);
+        let rough = |hooks: &mut dyn Hooks, iters: u64| listing(Breadth::Rough, hooks, iters);
         let apply = |hooks: &mut dyn Hooks, iters: u64| {
             let order = |p: &Position| Order {
                 side: p.side,
