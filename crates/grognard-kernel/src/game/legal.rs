@@ -54,18 +54,20 @@ pub(super) struct Trials {
     rough: bool,
 }
 
-/// Which open-table moves a listing tries for a piece.
+/// How wide a listing is: which open-table moves it tries for a piece, and whether it
+/// gives each ruleset action with every intent the action declares.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Breadth {
-    /// Every candidate of [`OPEN_HEADINGS`] (what a side is shown, and the search's root).
+    /// Every candidate of [`OPEN_HEADINGS`] and every intent (what a side is shown, and the
+    /// search's decision itself).
     #[default]
     Full,
-    /// A handful that stand for them: toward each of the [`ROUGH_TARGETS`] nearest located
-    /// enemies (as far as the allowance goes, stopping 1" short, facing it) and a turn in
-    /// place to face it, and straight ahead along the piece's facing, a whole and half its
-    /// allowance. A rough player's choice (the search's imagined lines), a tenth of the
-    /// candidates to judge; each listed move is still one `apply` accepts. And each
-    /// ruleset action without an intent only. On a grid, the moves are all there.
+    /// A handful of moves that stand for them: toward each of the [`ROUGH_TARGETS`] nearest
+    /// located enemies (as far as the allowance goes, stopping 1" short, facing it) and a
+    /// turn in place to face it, and straight ahead along the piece's facing, a whole and
+    /// half its allowance — about a tenth of the candidates to judge; and each action
+    /// without an intent only. A rough player's list (the search's imagined lines): every
+    /// order in it is still one `apply` accepts. On a grid every move is there.
     Rough,
 }
 

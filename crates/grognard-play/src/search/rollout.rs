@@ -2,16 +2,16 @@
 //! got to.
 //!
 //! A rollout plays on from a leaf of the tree with a fast default policy to the end of the
-//! enemy's reply to the decision ([`super::horizon`]), a rough greedy player that reads the imagined world directly (it is
-//! imagined, so there is nothing to hide): each side acts on an enemy when an action at one
-//! is legal (nine times in ten), otherwise makes one of the moves that end nearest an enemy
-//! when one closes (three times in four), otherwise gives a random legal order one time in
-//! four or ends the phase; and it ends the phase after [`ROLLOUT_ORDERS_PER_PHASE`] orders.
-//! It lists a side's legal orders once a phase, with a few open-table moves a piece rather
-//! than every candidate ([`Breadth::Rough`]: toward the nearest enemies and straight
-//! ahead), and keeps the list, listing again only the pieces each order touched (`Kept`).
-//! A score is from the searching side's
-//! point of view, in −1..1: a game that ended is +1 won, −1 lost, 0 drawn; one that goes on
+//! enemy's reply to the decision ([`super::horizon`]), a rough greedy player that reads the
+//! imagined world directly (it is imagined, so there is nothing to hide): each side acts on
+//! an enemy when an action at one is legal (nine times in ten), otherwise makes one of the
+//! moves that end nearest an enemy when one closes (three times in four), otherwise gives a
+//! random legal order one time in four or ends the phase; and it ends the phase after
+//! [`ROLLOUT_ORDERS_PER_PHASE`] orders. It lists a side's legal orders once a phase, with a
+//! few open-table moves a piece rather than every candidate ([`Breadth::Rough`]: toward the
+//! nearest enemies and straight ahead), and keeps the list, listing again only the pieces
+//! each order touched (`Kept`). A score is from the searching side's point of view, in
+//! −1..1: a game that ended is +1 won, −1 lost, 0 drawn; one that goes on
 //! is judged against where the decision started — half by the change in the `victory:`
 //! points between the side and its best-placed enemy, half by the change in material (real
 //! pieces on the table, weighted by the strength counter where the ruleset has one, and
@@ -205,11 +205,11 @@ pub struct Spent {
 
 /// A side's listing of legal orders kept through a phase of a rollout: listing every
 /// piece's orders after each order, with every open-table candidate, was nine tenths of a
-/// black-powder rollout's time, each listing trying some 90 moves a piece. After an order, only the pieces it
-/// touched (the events' pieces, the order's own and its target) are listed again; the
-/// rest of the list is kept, and an order it holds that the game has since come to refuse
-/// is dropped when tried. What another piece's order newly allows waits for the next phase's
-/// listing — a rollout's rough player misses it.
+/// black-powder rollout's time, each listing trying some 90 moves a piece. After an
+/// order, only the pieces it touched (the events' pieces, the order's own and its target)
+/// are listed again; the rest of the list is kept, and an order it holds that the game has
+/// since come to refuse is dropped when tried. What an order newly allows a piece it did
+/// not touch waits for the next phase's listing — a rollout's rough player misses it.
 struct Kept {
     side: SideId,
     phase: u32,
