@@ -286,27 +286,31 @@ pub fn roll_out(
             break;
         };
         orders += 1;
-        let list = Kept::refresh(&mut kept, game, who, horizon.phases(), hooks);
+        // Past the cap the phase ends, with no listing made for it.
+        let mut list = None;
         let action = if given >= ROLLOUT_ORDERS_PER_PHASE {
             Action::EndPhase
         } else {
-            default_order(game, who, &list.orders, rng)
+            let l = Kept::refresh(&mut kept, game, who, horizon.phases(), hooks);
+            let action = default_order(game, who, &l.orders, rng);
+            list = Some(l);
+            action
         };
         let order = Order { side: who, action };
-        match game.apply(&order, hooks) {
-            Ok(events) => {
+        match (game.apply(&order, hooks), list) {
+            (Ok(events), list) => {
                 given += 1;
-                if order.action != Action::EndPhase {
+                if let Some(list) = list.filter(|_| order.action != Action::EndPhase) {
                     list.after(game, &order.action, &events, hooks);
                 }
             }
             // A kept order the game now refuses: dropped, and another tried.
-            Err(_) if order.action != Action::EndPhase => {
+            (Err(_), Some(list)) if order.action != Action::EndPhase => {
                 list.orders.retain(|a| *a != order.action);
                 continue;
             }
             // The world refuses the end of the phase (a ruleset's bug): the line stops.
-            Err(_) => break,
+            (Err(_), _) => break,
         }
         spent.orders += 1;
         horizon.observe(game);
