@@ -34,7 +34,9 @@ fn seat_search(h: &mut Harness<'_, EditorApp>, side: SideId, iterations: u32) {
         side,
         Some(PolicyKind::Search(Budget::Iterations(iterations))),
     ));
-    h.run();
+    // One frame: `run` would wait for frames to settle while the search's thread may
+    // still be answering (a race on a loaded machine); the callers step on.
+    h.step();
 }
 
 /// Runs frames until the computer is not thinking and `side` is not to act (at most a

@@ -32,7 +32,9 @@ fn search_plays(h: &mut Harness<'_, EditorApp>, side: SideId, iterations: u32) {
         side,
         Some(PolicyKind::Search(Budget::Iterations(iterations))),
     ));
-    h.run();
+    // One frame to set it thinking: `run` would ask the frames to settle while orders
+    // still come in from the search's thread, as many as it answers in time (a race).
+    h.step();
     let started = Instant::now();
     loop {
         h.step();

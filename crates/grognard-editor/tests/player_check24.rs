@@ -118,7 +118,8 @@ fn volleys_then_search(
         blue,
         Some(PolicyKind::Search(Budget::Iterations(40))),
     ));
-    h.run();
+    // One frame to set it thinking (`run` would race the search's thread).
+    h.step();
     let started = std::time::Instant::now();
     loop {
         h.step();
