@@ -3,8 +3,9 @@
 //!
 //! A rollout plays on from a leaf of the tree with a fast default policy to the end of the
 //! enemy's reply to the decision ([`super::horizon`]), a rough greedy player that reads the
-//! imagined world directly (it is imagined, so there is nothing to hide): each side acts on
-//! an enemy when an action at one is legal (nine times in ten), otherwise makes one of the
+//! imagined world directly (it is imagined, so there is nothing to hide): each side gives
+//! an action with a target when one is legal (nine times in ten; at an enemy, or at a
+//! friend, as an order to a unit — the two alike), otherwise makes one of the
 //! moves that end nearest an enemy when one closes (three times in four), otherwise gives a
 //! random legal order one time in four or ends the phase; and it ends the phase after
 //! [`ROLLOUT_ORDERS_PER_PHASE`] orders. It lists a side's legal orders once a phase, with a
@@ -287,15 +288,11 @@ pub fn roll_out(
         };
         orders += 1;
         // Past the cap the phase ends, with no listing made for it.
-        let mut list = None;
-        let action = if given >= ROLLOUT_ORDERS_PER_PHASE {
-            Action::EndPhase
-        } else {
-            let l = Kept::refresh(&mut kept, game, who, horizon.phases(), hooks);
-            let action = default_order(game, who, &l.orders, rng);
-            list = Some(l);
-            action
-        };
+        let list = (given < ROLLOUT_ORDERS_PER_PHASE)
+            .then(|| Kept::refresh(&mut kept, game, who, horizon.phases(), hooks));
+        let action = list.as_ref().map_or(Action::EndPhase, |l| {
+            default_order(game, who, &l.orders, rng)
+        });
         let order = Order { side: who, action };
         match (game.apply(&order, hooks), list) {
             (Ok(events), list) => {
@@ -323,7 +320,7 @@ pub fn roll_out(
 
 /// The default policy's order for `who` from `legal` (see the module doc).
 fn default_order(game: &Game, who: SideId, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
-    let at_enemy: Vec<&Action> = legal
+    let targeted: Vec<&Action> = legal
         .iter()
         .filter(|a| {
             matches!(
@@ -335,8 +332,8 @@ fn default_order(game: &Game, who: SideId, legal: &[Action], rng: &mut ChaCha8Rn
             )
         })
         .collect();
-    if !at_enemy.is_empty() && below(rng, 10) != 0 {
-        return at_enemy[below(rng, at_enemy.len())].clone();
+    if !targeted.is_empty() && below(rng, 10) != 0 {
+        return targeted[below(rng, targeted.len())].clone();
     }
     let closing: Vec<(i64, &Action)> = legal
         .iter()
