@@ -12,6 +12,7 @@ use grognard_rules::load::{Ruleset, load_ruleset, load_scenario, scenario_from_t
 
 use crate::util::{grognard, root};
 
+mod judge;
 mod messages;
 mod rulings;
 
