@@ -386,3 +386,23 @@ pub fn cells(at: &[(i64, i64)]) -> serde_json::Value {
         .map(|&(col, row)| serde_json::json!({"col": col, "row": row}))
         .collect()
 }
+
+/// The ruleset's `evaluate` hook's value of `side`'s view of `game`, with the search's
+/// own score `score` (the bundled judges' tests: tests/black_powder/judge.rs and
+/// tests/hex_leaders/judge.rs).
+pub fn judged(
+    game: &grognard_kernel::game::Game,
+    hooks: &mut dyn grognard_kernel::hooks::Hooks,
+    side: grognard_kernel::ids::SideId,
+    score: f64,
+) -> f64 {
+    hooks
+        .evaluate(&game.view(side), score)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .expect("the ruleset binds evaluate and it returns a number")
+}
+
+/// Two of the judges' values are the same (to a billionth).
+pub fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}

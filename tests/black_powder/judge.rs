@@ -6,10 +6,10 @@
 //! checked against the game's own morale where the two meet.
 
 use grognard_kernel::action::{Action, Order};
-use grognard_kernel::hooks::Hooks;
 use grognard_kernel::ids::SideId;
 
 use super::{Table, flag, table_with};
+use crate::util::near;
 
 const BLUE: SideId = SideId(0);
 const RED: SideId = SideId(1);
@@ -94,15 +94,7 @@ fn armies(extra: &[(&str, &str)]) -> Table {
 
 /// The hook's value of `side`'s view with the search's own score `score`.
 fn judged(t: &mut Table, side: SideId, score: f64) -> f64 {
-    let view = t.game.view(side);
-    t.hooks
-        .evaluate(&view, score)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .expect("the ruleset binds evaluate and it returns a number")
-}
-
-fn near(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-9
+    crate::util::judged(&t.game, &mut t.hooks, side, score)
 }
 
 /// Plays on (every side ending its phases) until `side`'s initiative phase has begun,

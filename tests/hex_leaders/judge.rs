@@ -7,25 +7,17 @@
 //! to it and still battle) turns, at most 24; the race is (theirs − ours) ÷ (theirs + ours)
 //! and the hook returns half of it plus half the search's own score.
 
-use grognard_kernel::hooks::Hooks;
 use grognard_kernel::ids::SideId;
 
 use super::{Table, table};
+use crate::util::near;
 
 const BLUE: SideId = SideId(0);
 const RED: SideId = SideId(1);
 
 /// The hook's value of `side`'s view with the search's own score `score`.
 fn judged(t: &mut Table, side: SideId, score: f64) -> f64 {
-    let view = t.game.view(side);
-    t.hooks
-        .evaluate(&view, score)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .expect("the ruleset binds evaluate and it returns a number")
-}
-
-fn near(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-9
+    crate::util::judged(&t.game, &mut t.hooks, side, score)
 }
 
 #[test]
