@@ -1,10 +1,10 @@
 -- Hex leaders, judged for the `search` policy: the `evaluate` hook (not a rule; the game
 -- itself never calls it). A piece is removed by its fourth loss and each removal is a
 -- banner for the enemy (the default victory); in a scenario won at the first removal it is
--- the game. The search's own score counts a loss as a sixteenth of a unit's worth and its
--- lines stop at the end of the enemy's reply, so a position where three units can battle
--- the enemy's most worn piece and one where a single unit can score within the dice's
--- noise of each other. This hook scores the race to the next removal instead: for each
+-- the game. The search's own material counts a loss as an eighth of a unit's worth and
+-- its lines stop at the end of the enemy's reply, so a position where three units can
+-- battle the enemy's most worn piece and one where a single unit can score within the
+-- dice's noise of each other. This hook scores the race to the next removal instead: for each
 -- side, the fewest turns its units would need to remove an enemy piece at the rate their
 -- battles hit, and the position by which side is ahead.
 --
